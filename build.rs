@@ -1,0 +1,24 @@
+//! Generates what packing the .xpi needs: the manifest with the crate's
+//! version, and the tools' JSON schemas (shipped for language-model setups).
+
+use std::{env, fs, path::PathBuf};
+
+fn main() {
+    println!("cargo:rerun-if-changed=manifest.json");
+    let out = PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR"));
+    let text = fs::read_to_string("manifest.json").expect("manifest.json is missing");
+    let mut manifest: serde_json::Value =
+        serde_json::from_str(&text).expect("manifest.json is not valid JSON");
+    manifest["version"] = env::var("CARGO_PKG_VERSION").expect("version").into();
+    fs::write(
+        out.join("manifest.json"),
+        serde_json::to_string_pretty(&manifest).expect("serialize"),
+    )
+    .expect("write manifest");
+    let schemas = serde_json::Value::Array(ext_core::tools::schemas());
+    fs::write(
+        out.join("tool-schemas.json"),
+        serde_json::to_string_pretty(&schemas).expect("serialize"),
+    )
+    .expect("write schemas");
+}

@@ -1,0 +1,78 @@
+//! What the tools need from a browser. The real implementation calls the
+//! WebExtension `browser.*` APIs (see `web::firefox`); native tests and
+//! `twctl` use [`crate::memory::MemoryBrowser`].
+
+use crate::model::{
+    Bookmark, Group, GroupChange, HistoryItem, HistoryQuery, NewTab, PageScript, SearchEngine,
+    Tab, Window,
+};
+use std::fmt;
+
+/// A failure reported by the browser itself (a rejected promise).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BrowserError(pub String);
+
+impl fmt::Display for BrowserError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+pub type BrowserResult<T> = Result<T, BrowserError>;
+
+// The futures are not `Send`: the browser side is single-threaded wasm, and
+// the tools are generic over the browser, never boxed as `dyn`.
+#[allow(async_fn_in_trait)]
+pub trait Browser {
+    /// Milliseconds since the epoch.
+    fn now_ms(&self) -> f64;
+
+    /// Normal (not popup or devtools) windows.
+    async fn windows(&self) -> BrowserResult<Vec<Window>>;
+    /// Every tab of every normal window, ordered by window, then index.
+    async fn tabs(&self) -> BrowserResult<Vec<Tab>>;
+    async fn activate_tab(&self, tab_id: i64) -> BrowserResult<()>;
+    async fn focus_window(&self, window_id: i64) -> BrowserResult<()>;
+    async fn close_tabs(&self, tab_ids: &[i64]) -> BrowserResult<()>;
+    async fn create_tab(&self, spec: &NewTab) -> BrowserResult<Tab>;
+    /// Moves one tab; `index` -1 means the end of the window.
+    async fn move_tab(&self, tab_id: i64, window_id: Option<i64>, index: i64)
+        -> BrowserResult<()>;
+    async fn set_pinned(&self, tab_id: i64, pinned: bool) -> BrowserResult<()>;
+    async fn set_muted(&self, tab_id: i64, muted: bool) -> BrowserResult<()>;
+    async fn reload_tab(&self, tab_id: i64, bypass_cache: bool) -> BrowserResult<()>;
+    async fn discard_tabs(&self, tab_ids: &[i64]) -> BrowserResult<()>;
+    async fn duplicate_tab(&self, tab_id: i64) -> BrowserResult<Tab>;
+
+    /// Adds the tabs to `group_id`, or to a new group in the first tab's
+    /// window; answers the group's id.
+    async fn group_tabs(&self, tab_ids: &[i64], group_id: Option<i64>) -> BrowserResult<i64>;
+    async fn ungroup_tabs(&self, tab_ids: &[i64]) -> BrowserResult<()>;
+    async fn groups(&self) -> BrowserResult<Vec<Group>>;
+    async fn update_group(&self, group_id: i64, change: &GroupChange) -> BrowserResult<()>;
+
+    async fn search_engines(&self) -> BrowserResult<Vec<SearchEngine>>;
+    /// Runs a search in `tab_id` with the named engine (or the default).
+    async fn search(&self, query: &str, engine: Option<&str>, tab_id: i64) -> BrowserResult<()>;
+
+    async fn search_bookmarks(&self, query: &str) -> BrowserResult<Vec<Bookmark>>;
+    /// The id of a bookmark folder with this title (case-insensitive).
+    async fn find_bookmark_folder(&self, title: &str) -> BrowserResult<Option<String>>;
+    async fn create_bookmark_folder(&self, title: &str) -> BrowserResult<String>;
+    async fn create_bookmark(
+        &self,
+        folder_id: Option<&str>,
+        title: &str,
+        url: &str,
+    ) -> BrowserResult<Bookmark>;
+    async fn remove_bookmark(&self, id: &str) -> BrowserResult<()>;
+
+    async fn search_history(&self, query: &HistoryQuery) -> BrowserResult<Vec<HistoryItem>>;
+
+    async fn go_back(&self, tab_id: i64) -> BrowserResult<()>;
+    async fn go_forward(&self, tab_id: i64) -> BrowserResult<()>;
+    /// Runs a page action and answers the page's vertical scroll offset after it.
+    async fn run_page_script(&self, tab_id: i64, script: PageScript) -> BrowserResult<f64>;
+    async fn zoom(&self, tab_id: i64) -> BrowserResult<f64>;
+    async fn set_zoom(&self, tab_id: i64, factor: f64) -> BrowserResult<()>;
+}

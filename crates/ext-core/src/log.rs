@@ -1,0 +1,120 @@
+//! The action log: every command and tool call, what it did and answered.
+//! Kept in `storage.local` so it survives a browser restart; pruned to the
+//! newest 500 entries and the last 30 days.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+pub const MAX_ENTRIES: usize = 500;
+pub const MAX_AGE_MS: f64 = 30.0 * 24.0 * 3600.0 * 1000.0;
+/// A logged call's arguments or result above this size (JSON bytes) is
+/// shortened, so that listing 1,000 tabs does not bloat the log.
+const MAX_VALUE_BYTES: usize = 4096;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LoggedCall {
+    pub tool: String,
+    pub args: Value,
+    pub result: Value,
+}
+
+impl LoggedCall {
+    pub fn new(tool: &str, args: &Value, result: &Value) -> Self {
+        LoggedCall {
+            tool: tool.to_string(),
+            args: compact(args),
+            result: compact(result),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LogEntry {
+    pub id: String,
+    /// ms since the epoch.
+    pub time: f64,
+    /// What the person typed or said; `None` for a direct tool call.
+    pub command: Option<String>,
+    pub calls: Vec<LoggedCall>,
+    pub reply: String,
+    /// `{code, message}` when it failed.
+    pub error: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub undo_id: Option<String>,
+}
+
+/// Drops entries older than 30 days, then all but the newest 500.
+pub fn prune(entries: &mut Vec<LogEntry>, now: f64) {
+    entries.retain(|e| now - e.time <= MAX_AGE_MS);
+    if entries.len() > MAX_ENTRIES {
+        let excess = entries.len() - MAX_ENTRIES;
+        entries.drain(..excess);
+    }
+}
+
+/// A value small enough to log: big arrays become their length.
+pub fn compact(v: &Value) -> Value {
+    if v.to_string().len() <= MAX_VALUE_BYTES {
+        return v.clone();
+    }
+    match v {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), compact_field(v)))
+                .collect(),
+        ),
+        other => compact_field(other),
+    }
+}
+
+fn compact_field(v: &Value) -> Value {
+    match v {
+        Value::Array(items) => json!({ "omitted": items.len() }),
+        Value::String(s) if s.len() > 256 => {
+            let cut: String = s.chars().take(256).collect();
+            json!(format!("{cut}…"))
+        }
+        Value::Object(_) if v.to_string().len() > MAX_VALUE_BYTES => json!({ "omitted": 1 }),
+        other => other.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(id: usize, time: f64) -> LogEntry {
+        LogEntry {
+            id: id.to_string(),
+            time,
+            command: None,
+            calls: vec![],
+            reply: String::new(),
+            error: None,
+            undo_id: None,
+        }
+    }
+
+    #[test]
+    fn prune_keeps_newest_500_within_30_days() {
+        let now = 100.0 * 24.0 * 3600.0 * 1000.0;
+        let day = 24.0 * 3600.0 * 1000.0;
+        let mut entries: Vec<LogEntry> = (0..40).map(|i| entry(i, now - 40.0 * day + i as f64 * day)).collect();
+        entries.extend((40..640).map(|i| entry(i, now - 1000.0 + i as f64)));
+        prune(&mut entries, now);
+        assert_eq!(entries.len(), MAX_ENTRIES);
+        assert_eq!(entries.last().unwrap().id, "639");
+        assert_eq!(entries.first().unwrap().id, "140");
+        let mut old = vec![entry(0, now - 31.0 * day), entry(1, now - 29.0 * day)];
+        prune(&mut old, now);
+        assert_eq!(old.iter().map(|e| e.id.as_str()).collect::<Vec<_>>(), ["1"]);
+    }
+
+    #[test]
+    fn compact_shortens_big_arrays_only() {
+        let small = json!({"tabs": [1, 2, 3], "count": 3});
+        assert_eq!(compact(&small), small);
+        let big = json!({"tabs": vec!["x".repeat(100); 100], "count": 100});
+        assert_eq!(compact(&big), json!({"tabs": {"omitted": 100}, "count": 100}));
+    }
+}

@@ -1,0 +1,670 @@
+//! An in-memory browser that behaves like Firefox where the tools can tell:
+//! pinned tabs stay first, indices shift, closing the active tab activates
+//! its neighbour, tabs of a group stay together, and a group vanishes when
+//! its last tab leaves. Native tests and `twctl` run the tools against it.
+
+use crate::browser::{Browser, BrowserError, BrowserResult};
+use crate::model::{
+    Bookmark, Color, Group, GroupChange, HistoryItem, HistoryQuery, NewTab, PageScript,
+    SearchEngine, State, Tab, Window, NO_GROUP,
+};
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+/// Pretend page metrics for scrolling.
+const PAGE_HEIGHT: f64 = 10_000.0;
+const VIEWPORT: f64 = 800.0;
+
+#[derive(Debug, Default)]
+pub struct MemoryBrowser {
+    state: RefCell<State>,
+    /// Bookmark folders that exist but may hold no bookmark yet.
+    folders: RefCell<Vec<String>>,
+    scroll: RefCell<HashMap<i64, f64>>,
+    zoom: RefCell<HashMap<i64, f64>>,
+    /// Every `search` run: (tab, engine, query).
+    pub searches: RefCell<Vec<(i64, String, String)>>,
+}
+
+fn err(msg: String) -> BrowserError {
+    BrowserError(msg)
+}
+
+impl MemoryBrowser {
+    pub fn new(mut state: State) -> Self {
+        normalize(&mut state);
+        MemoryBrowser {
+            state: RefCell::new(state),
+            ..Default::default()
+        }
+    }
+
+    /// The browser's state now, in the STATE schema.
+    pub fn state(&self) -> State {
+        self.state.borrow().clone()
+    }
+
+    pub fn set_now(&self, now: f64) {
+        self.state.borrow_mut().now = now;
+    }
+
+    fn with<T>(&self, f: impl FnOnce(&mut State) -> BrowserResult<T>) -> BrowserResult<T> {
+        let mut state = self.state.borrow_mut();
+        let out = f(&mut state)?;
+        normalize(&mut state);
+        Ok(out)
+    }
+}
+
+/// Sorts tabs, renumbers indices, keeps pinned tabs first and drops empty groups.
+fn normalize(s: &mut State) {
+    s.tabs
+        .sort_by_key(|t| (t.window_id, !t.pinned, t.index));
+    let mut last_window = None;
+    let mut i = 0;
+    for t in &mut s.tabs {
+        if last_window != Some(t.window_id) {
+            last_window = Some(t.window_id);
+            i = 0;
+        }
+        t.index = i;
+        i += 1;
+        if t.pinned {
+            t.group_id = NO_GROUP;
+        }
+    }
+    let tabs = &s.tabs;
+    s.groups.retain(|g| tabs.iter().any(|t| t.group_id == g.id));
+    for w in s.windows.iter().map(|w| w.id).collect::<Vec<_>>() {
+        let in_window: Vec<&Tab> = s.tabs.iter().filter(|t| t.window_id == w).collect();
+        if !in_window.is_empty() && !in_window.iter().any(|t| t.active) {
+            let id = in_window[0].id;
+            if let Some(t) = s.tabs.iter_mut().find(|t| t.id == id) {
+                t.active = true;
+            }
+        }
+    }
+}
+
+fn tab_mut(s: &mut State, id: i64) -> BrowserResult<&mut Tab> {
+    s.tabs
+        .iter_mut()
+        .find(|t| t.id == id)
+        .ok_or_else(|| err(format!("Invalid tab ID: {id}")))
+}
+
+fn tab(s: &State, id: i64) -> BrowserResult<&Tab> {
+    s.tabs
+        .iter()
+        .find(|t| t.id == id)
+        .ok_or_else(|| err(format!("Invalid tab ID: {id}")))
+}
+
+/// Tab ids of a window in tab-strip order.
+fn order(s: &State, window: i64) -> Vec<i64> {
+    let mut tabs: Vec<&Tab> = s.tabs.iter().filter(|t| t.window_id == window).collect();
+    tabs.sort_by_key(|t| t.index);
+    tabs.iter().map(|t| t.id).collect()
+}
+
+fn set_order(s: &mut State, window: i64, ids: &[i64]) {
+    for (i, id) in ids.iter().enumerate() {
+        if let Some(t) = s.tabs.iter_mut().find(|t| t.id == *id) {
+            t.window_id = window;
+            t.index = i as i64;
+        }
+    }
+}
+
+fn pinned_count(s: &State, ids: &[i64]) -> usize {
+    ids.iter()
+        .filter(|id| s.tabs.iter().any(|t| t.id == **id && t.pinned))
+        .count()
+}
+
+/// Inserts a tab into a window's strip at `index` (-1: the end), within the
+/// pinned region for a pinned tab and after it for the others.
+fn insert(s: &mut State, window: i64, id: i64, index: i64) {
+    let mut ids: Vec<i64> = order(s, window).into_iter().filter(|x| *x != id).collect();
+    let pinned = s.tabs.iter().any(|t| t.id == id && t.pinned);
+    let first_free = pinned_count(s, &ids);
+    let (lo, hi) = if pinned {
+        (0, first_free)
+    } else {
+        (first_free, ids.len())
+    };
+    let at = if index < 0 {
+        hi
+    } else {
+        (index as usize).clamp(lo, hi)
+    };
+    ids.insert(at, id);
+    set_order(s, window, &ids);
+}
+
+fn remove_from_strip(s: &mut State, id: i64) {
+    let Ok(window) = tab(s, id).map(|t| t.window_id) else {
+        return;
+    };
+    let ids: Vec<i64> = order(s, window).into_iter().filter(|x| *x != id).collect();
+    set_order(s, window, &ids);
+}
+
+/// After a move, a grouped tab cut off from its group leaves it, and an
+/// ungrouped tab dropped inside a group joins it (as in Firefox).
+fn settle_group(s: &mut State, id: i64) {
+    let Ok(t) = tab(s, id) else { return };
+    let (window, index, group) = (t.window_id, t.index, t.group_id);
+    let at = |i: i64| {
+        s.tabs
+            .iter()
+            .find(|t| t.window_id == window && t.index == i)
+            .map(|t| t.group_id)
+    };
+    let (prev, next) = (at(index - 1), at(index + 1));
+    let new_group = if group != NO_GROUP {
+        let others = s.tabs.iter().any(|t| t.group_id == group && t.id != id);
+        if others && prev != Some(group) && next != Some(group) {
+            NO_GROUP
+        } else {
+            group
+        }
+    } else {
+        match (prev, next) {
+            (Some(p), Some(n)) if p == n && p != NO_GROUP => p,
+            _ => NO_GROUP,
+        }
+    };
+    if let Ok(t) = tab_mut(s, id) {
+        t.group_id = new_group;
+    }
+}
+
+fn activate(s: &mut State, id: i64) -> BrowserResult<()> {
+    let now = s.now;
+    let window = tab(s, id)?.window_id;
+    for t in s.tabs.iter_mut().filter(|t| t.window_id == window) {
+        t.active = t.id == id;
+        if t.active {
+            t.last_accessed = now;
+            t.discarded = false;
+        }
+    }
+    Ok(())
+}
+
+fn check_window(s: &State, window: i64) -> BrowserResult<()> {
+    if s.windows.iter().any(|w| w.id == window) {
+        Ok(())
+    } else {
+        Err(err(format!("Invalid window ID: {window}")))
+    }
+}
+
+fn words_match(words: &str, hay: &str) -> bool {
+    let hay = hay.to_lowercase();
+    words
+        .split_whitespace()
+        .all(|w| hay.contains(&w.to_lowercase()))
+}
+
+impl Browser for MemoryBrowser {
+    fn now_ms(&self) -> f64 {
+        self.state.borrow().now
+    }
+
+    async fn windows(&self) -> BrowserResult<Vec<Window>> {
+        Ok(self.state.borrow().windows.clone())
+    }
+
+    async fn tabs(&self) -> BrowserResult<Vec<Tab>> {
+        Ok(self.state.borrow().tabs.clone())
+    }
+
+    async fn activate_tab(&self, tab_id: i64) -> BrowserResult<()> {
+        self.with(|s| activate(s, tab_id))
+    }
+
+    async fn focus_window(&self, window_id: i64) -> BrowserResult<()> {
+        self.with(|s| {
+            check_window(s, window_id)?;
+            for w in &mut s.windows {
+                w.focused = w.id == window_id;
+            }
+            Ok(())
+        })
+    }
+
+    async fn close_tabs(&self, tab_ids: &[i64]) -> BrowserResult<()> {
+        self.with(|s| {
+            for id in tab_ids {
+                tab(s, *id)?;
+            }
+            for id in tab_ids {
+                let t = tab(s, *id)?.clone();
+                remove_from_strip(s, t.id);
+                s.tabs.retain(|x| x.id != t.id);
+                if t.active {
+                    // Firefox selects the tab to the right, else the left.
+                    let ids = order(s, t.window_id);
+                    if let Some(&next) = ids.get(t.index as usize).or(ids.last()) {
+                        activate(s, next)?;
+                    }
+                }
+            }
+            // A window without tabs closes.
+            let tabs = &s.tabs;
+            s.windows.retain(|w| tabs.iter().any(|t| t.window_id == w.id));
+            Ok(())
+        })
+    }
+
+    async fn create_tab(&self, spec: &NewTab) -> BrowserResult<Tab> {
+        self.with(|s| {
+            let window = match spec.window_id {
+                Some(w) => {
+                    check_window(s, w)?;
+                    w
+                }
+                None => s
+                    .windows
+                    .iter()
+                    .find(|w| w.focused)
+                    .or(s.windows.first())
+                    .map(|w| w.id)
+                    .ok_or_else(|| err("No window".into()))?,
+            };
+            let id = s.tabs.iter().map(|t| t.id).max().unwrap_or(0) + 1;
+            let url = spec.url.clone().unwrap_or_else(|| "about:newtab".into());
+            s.tabs.push(Tab {
+                id,
+                window_id: window,
+                index: i64::MAX,
+                title: if spec.url.is_some() { url.clone() } else { "New Tab".into() },
+                url,
+                active: false,
+                pinned: spec.pinned,
+                muted: spec.muted,
+                audible: false,
+                discarded: false,
+                group_id: NO_GROUP,
+                last_accessed: s.now,
+            });
+            insert(s, window, id, spec.index.unwrap_or(-1));
+            if !spec.pinned {
+                settle_group(s, id);
+            }
+            if spec.active {
+                activate(s, id)?;
+            }
+            Ok(tab(s, id)?.clone())
+        })
+    }
+
+    async fn move_tab(&self, tab_id: i64, window_id: Option<i64>, index: i64) -> BrowserResult<()> {
+        self.with(|s| {
+            let t = tab(s, tab_id)?.clone();
+            let window = window_id.unwrap_or(t.window_id);
+            check_window(s, window)?;
+            if window != t.window_id {
+                remove_from_strip(s, tab_id);
+                let left = order(s, t.window_id);
+                let moved = tab_mut(s, tab_id)?;
+                moved.group_id = NO_GROUP;
+                moved.active = false;
+                moved.window_id = window;
+                if t.active {
+                    if let Some(&next) = left.get(t.index as usize).or(left.last()) {
+                        activate(s, next)?;
+                    }
+                }
+            }
+            insert(s, window, tab_id, index);
+            settle_group(s, tab_id);
+            let tabs = &s.tabs;
+            s.windows.retain(|w| tabs.iter().any(|t| t.window_id == w.id));
+            Ok(())
+        })
+    }
+
+    async fn set_pinned(&self, tab_id: i64, pinned: bool) -> BrowserResult<()> {
+        self.with(|s| {
+            let t = tab_mut(s, tab_id)?;
+            if t.pinned == pinned {
+                return Ok(());
+            }
+            t.pinned = pinned;
+            t.group_id = NO_GROUP;
+            let window = t.window_id;
+            let ids: Vec<i64> = order(s, window).into_iter().filter(|x| *x != tab_id).collect();
+            // Pinning puts a tab at the end of the pinned tabs; unpinning
+            // puts it first among the others.
+            let at = pinned_count(s, &ids) as i64;
+            insert(s, window, tab_id, at);
+            Ok(())
+        })
+    }
+
+    async fn set_muted(&self, tab_id: i64, muted: bool) -> BrowserResult<()> {
+        self.with(|s| {
+            tab_mut(s, tab_id)?.muted = muted;
+            Ok(())
+        })
+    }
+
+    async fn reload_tab(&self, tab_id: i64, _bypass_cache: bool) -> BrowserResult<()> {
+        self.with(|s| {
+            tab_mut(s, tab_id)?.discarded = false;
+            Ok(())
+        })
+    }
+
+    async fn discard_tabs(&self, tab_ids: &[i64]) -> BrowserResult<()> {
+        self.with(|s| {
+            for id in tab_ids {
+                let t = tab_mut(s, *id)?;
+                if !t.active {
+                    t.discarded = true;
+                }
+            }
+            Ok(())
+        })
+    }
+
+    async fn duplicate_tab(&self, tab_id: i64) -> BrowserResult<Tab> {
+        self.with(|s| {
+            let orig = tab(s, tab_id)?.clone();
+            let id = s.tabs.iter().map(|t| t.id).max().unwrap_or(0) + 1;
+            s.tabs.push(Tab {
+                id,
+                index: i64::MAX,
+                active: false,
+                discarded: false,
+                audible: false,
+                last_accessed: s.now,
+                ..orig.clone()
+            });
+            insert(s, orig.window_id, id, orig.index + 1);
+            activate(s, id)?;
+            Ok(tab(s, id)?.clone())
+        })
+    }
+
+    async fn group_tabs(&self, tab_ids: &[i64], group_id: Option<i64>) -> BrowserResult<i64> {
+        self.with(|s| {
+            let first = tab(s, *tab_ids.first().ok_or_else(|| err("No tabs".into()))?)?.clone();
+            for id in tab_ids {
+                if tab(s, *id)?.pinned {
+                    return Err(err(format!("Cannot group pinned tab {id}")));
+                }
+            }
+            let (gid, window) = match group_id {
+                Some(g) => {
+                    let group = s
+                        .groups
+                        .iter()
+                        .find(|x| x.id == g)
+                        .ok_or_else(|| err(format!("No group with id: {g}")))?;
+                    (g, group.window_id)
+                }
+                None => {
+                    let used: Vec<Color> = s
+                        .groups
+                        .iter()
+                        .filter(|g| g.window_id == first.window_id)
+                        .map(|g| g.color)
+                        .collect();
+                    let color = Color::ALL
+                        .iter()
+                        .find(|c| !used.contains(c))
+                        .copied()
+                        .unwrap_or(Color::Blue);
+                    let id = s.groups.iter().map(|g| g.id).max().unwrap_or(0).max(100) + 1;
+                    s.groups.push(Group {
+                        id,
+                        window_id: first.window_id,
+                        title: String::new(),
+                        color,
+                        collapsed: false,
+                    });
+                    (id, first.window_id)
+                }
+            };
+            // Join after the group's last tab (a new group: where the first tab is).
+            let before = order(s, window);
+            let strip: Vec<i64> = before
+                .iter()
+                .copied()
+                .filter(|id| !tab_ids.contains(id))
+                .collect();
+            let last_member = strip
+                .iter()
+                .rposition(|id| s.tabs.iter().any(|t| t.id == *id && t.group_id == gid));
+            let anchor = match (last_member, before.iter().position(|x| *x == first.id)) {
+                (Some(last), _) => last + 1,
+                (None, Some(at)) => before[..at]
+                    .iter()
+                    .filter(|id| !tab_ids.contains(id))
+                    .count(),
+                (None, None) => strip.len(),
+            };
+            for id in tab_ids {
+                remove_from_strip(s, *id);
+                tab_mut(s, *id)?.window_id = window;
+            }
+            let mut ids = strip;
+            for (k, id) in tab_ids.iter().enumerate() {
+                ids.insert(anchor + k, *id);
+            }
+            set_order(s, window, &ids);
+            for id in tab_ids {
+                tab_mut(s, *id)?.group_id = gid;
+            }
+            Ok(gid)
+        })
+    }
+
+    async fn ungroup_tabs(&self, tab_ids: &[i64]) -> BrowserResult<()> {
+        self.with(|s| {
+            for id in tab_ids {
+                let t = tab(s, *id)?.clone();
+                if t.group_id == NO_GROUP {
+                    continue;
+                }
+                tab_mut(s, *id)?.group_id = NO_GROUP;
+                // An ungrouped tab leaves the group's span: it goes after it.
+                let ids = order(s, t.window_id);
+                let last_member = ids
+                    .iter()
+                    .rposition(|x| s.tabs.iter().any(|o| o.id == *x && o.group_id == t.group_id));
+                if let Some(last) = last_member {
+                    if last > t.index as usize {
+                        let mut ids: Vec<i64> = ids.into_iter().filter(|x| x != id).collect();
+                        ids.insert(last, *id);
+                        set_order(s, t.window_id, &ids);
+                    }
+                }
+            }
+            Ok(())
+        })
+    }
+
+    async fn groups(&self) -> BrowserResult<Vec<Group>> {
+        Ok(self.state.borrow().groups.clone())
+    }
+
+    async fn update_group(&self, group_id: i64, change: &GroupChange) -> BrowserResult<()> {
+        self.with(|s| {
+            let g = s
+                .groups
+                .iter_mut()
+                .find(|g| g.id == group_id)
+                .ok_or_else(|| err(format!("No group with id: {group_id}")))?;
+            if let Some(t) = &change.title {
+                g.title = t.clone();
+            }
+            if let Some(c) = change.color {
+                g.color = c;
+            }
+            if let Some(c) = change.collapsed {
+                g.collapsed = c;
+            }
+            Ok(())
+        })
+    }
+
+    async fn search_engines(&self) -> BrowserResult<Vec<SearchEngine>> {
+        Ok(self.state.borrow().search_engines.clone())
+    }
+
+    async fn search(&self, query: &str, engine: Option<&str>, tab_id: i64) -> BrowserResult<()> {
+        let name = {
+            let s = self.state.borrow();
+            match engine {
+                Some(e) => s
+                    .search_engines
+                    .iter()
+                    .find(|x| x.name == e)
+                    .map(|x| x.name.clone())
+                    .ok_or_else(|| err(format!("No search engine named {e}")))?,
+                None => s
+                    .search_engines
+                    .iter()
+                    .find(|x| x.is_default)
+                    .map(|x| x.name.clone())
+                    .ok_or_else(|| err("No default search engine".into()))?,
+            }
+        };
+        self.with(|s| {
+            let t = tab_mut(s, tab_id)?;
+            let slug: String = name.to_lowercase().chars().filter(|c| c.is_alphanumeric()).collect();
+            t.url = format!("https://{slug}.example/search?q={}", query.replace(' ', "+"));
+            t.title = format!("{query} - {name}");
+            Ok(())
+        })?;
+        self.searches
+            .borrow_mut()
+            .push((tab_id, name, query.to_string()));
+        Ok(())
+    }
+
+    async fn search_bookmarks(&self, query: &str) -> BrowserResult<Vec<Bookmark>> {
+        Ok(self
+            .state
+            .borrow()
+            .bookmarks
+            .iter()
+            .filter(|b| words_match(query, &format!("{} {}", b.title, b.url)))
+            .cloned()
+            .collect())
+    }
+
+    async fn find_bookmark_folder(&self, title: &str) -> BrowserResult<Option<String>> {
+        let s = self.state.borrow();
+        let exists = s.bookmarks.iter().any(|b| b.folder.eq_ignore_ascii_case(title))
+            || self.folders.borrow().iter().any(|f| f.eq_ignore_ascii_case(title));
+        Ok(exists.then(|| format!("folder:{}", title.to_lowercase())))
+    }
+
+    async fn create_bookmark_folder(&self, title: &str) -> BrowserResult<String> {
+        self.folders.borrow_mut().push(title.to_string());
+        Ok(format!("folder:{}", title.to_lowercase()))
+    }
+
+    async fn create_bookmark(
+        &self,
+        folder_id: Option<&str>,
+        title: &str,
+        url: &str,
+    ) -> BrowserResult<Bookmark> {
+        let folder = match folder_id {
+            Some(id) => {
+                let key = id.trim_start_matches("folder:");
+                let s = self.state.borrow();
+                s.bookmarks
+                    .iter()
+                    .map(|b| b.folder.clone())
+                    .chain(self.folders.borrow().iter().cloned())
+                    .find(|f| f.to_lowercase() == key)
+                    .ok_or_else(|| err(format!("No folder {id}")))?
+            }
+            None => "Other Bookmarks".to_string(),
+        };
+        self.with(|s| {
+            let n = s.bookmarks.len() + 1;
+            let bookmark = Bookmark {
+                id: format!("bm{n}-{}", s.now as u64),
+                title: title.to_string(),
+                url: url.to_string(),
+                folder,
+            };
+            s.bookmarks.push(bookmark.clone());
+            Ok(bookmark)
+        })
+    }
+
+    async fn remove_bookmark(&self, id: &str) -> BrowserResult<()> {
+        if let Some(key) = id.strip_prefix("folder:") {
+            self.folders.borrow_mut().retain(|f| f.to_lowercase() != key);
+            return Ok(());
+        }
+        self.with(|s| {
+            let before = s.bookmarks.len();
+            s.bookmarks.retain(|b| b.id != id);
+            if s.bookmarks.len() == before {
+                return Err(err(format!("Bookmark not found: {id}")));
+            }
+            Ok(())
+        })
+    }
+
+    async fn search_history(&self, q: &HistoryQuery) -> BrowserResult<Vec<HistoryItem>> {
+        let s = self.state.borrow();
+        let mut items: Vec<HistoryItem> = s
+            .history
+            .iter()
+            .filter(|h| words_match(&q.text, &format!("{} {}", h.title, h.url)))
+            .filter(|h| q.start_time.is_none_or(|t| h.last_visit_time >= t))
+            .filter(|h| q.end_time.is_none_or(|t| h.last_visit_time <= t))
+            .cloned()
+            .collect();
+        items.sort_by(|a, b| b.last_visit_time.total_cmp(&a.last_visit_time));
+        items.truncate(q.max_results as usize);
+        Ok(items)
+    }
+
+    async fn go_back(&self, tab_id: i64) -> BrowserResult<()> {
+        tab(&self.state.borrow(), tab_id).map(|_| ())
+    }
+
+    async fn go_forward(&self, tab_id: i64) -> BrowserResult<()> {
+        tab(&self.state.borrow(), tab_id).map(|_| ())
+    }
+
+    async fn run_page_script(&self, tab_id: i64, script: PageScript) -> BrowserResult<f64> {
+        tab(&self.state.borrow(), tab_id)?;
+        let mut scroll = self.scroll.borrow_mut();
+        let y = scroll.entry(tab_id).or_insert(0.0);
+        let max = PAGE_HEIGHT - VIEWPORT;
+        *y = match script {
+            PageScript::ScrollBy(dy) => *y + dy as f64,
+            PageScript::ScrollPages(n) => *y + n as f64 * VIEWPORT,
+            PageScript::Top => 0.0,
+            PageScript::Bottom => max,
+            PageScript::Stop => *y,
+        }
+        .clamp(0.0, max);
+        Ok(*y)
+    }
+
+    async fn zoom(&self, tab_id: i64) -> BrowserResult<f64> {
+        tab(&self.state.borrow(), tab_id)?;
+        Ok(*self.zoom.borrow().get(&tab_id).unwrap_or(&1.0))
+    }
+
+    async fn set_zoom(&self, tab_id: i64, factor: f64) -> BrowserResult<()> {
+        tab(&self.state.borrow(), tab_id)?;
+        self.zoom.borrow_mut().insert(tab_id, factor);
+        Ok(())
+    }
+}

@@ -1,0 +1,184 @@
+//! The browser's state as the tools see it: tabs, windows, groups,
+//! bookmarks, history and search engines. These are also the STATE schema
+//! that `twctl` reads and writes, so field names are camelCase and times are
+//! milliseconds since the epoch.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// `groupId` of a tab that is in no group (Firefox uses the same value).
+pub const NO_GROUP: i64 = -1;
+
+fn no_group() -> i64 {
+    NO_GROUP
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Tab {
+    pub id: i64,
+    pub window_id: i64,
+    pub index: i64,
+    #[serde(default)]
+    pub url: String,
+    #[serde(default)]
+    pub title: String,
+    #[serde(default)]
+    pub active: bool,
+    #[serde(default)]
+    pub pinned: bool,
+    #[serde(default)]
+    pub muted: bool,
+    #[serde(default)]
+    pub audible: bool,
+    #[serde(default)]
+    pub discarded: bool,
+    #[serde(default = "no_group")]
+    pub group_id: i64,
+    #[serde(default)]
+    pub last_accessed: f64,
+}
+
+impl Tab {
+    pub fn is_grouped(&self) -> bool {
+        self.group_id != NO_GROUP
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Window {
+    pub id: i64,
+    #[serde(default)]
+    pub focused: bool,
+}
+
+/// The tab-group colors Firefox offers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Color {
+    Grey,
+    Blue,
+    Red,
+    Yellow,
+    Green,
+    Pink,
+    Purple,
+    Cyan,
+    Orange,
+}
+
+impl Color {
+    pub const ALL: [Color; 9] = [
+        Color::Blue,
+        Color::Red,
+        Color::Green,
+        Color::Yellow,
+        Color::Purple,
+        Color::Cyan,
+        Color::Orange,
+        Color::Pink,
+        Color::Grey,
+    ];
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Group {
+    pub id: i64,
+    pub window_id: i64,
+    #[serde(default)]
+    pub title: String,
+    pub color: Color,
+    #[serde(default)]
+    pub collapsed: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Bookmark {
+    pub id: String,
+    #[serde(default)]
+    pub title: String,
+    pub url: String,
+    /// Title of the folder that holds it.
+    #[serde(default)]
+    pub folder: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryItem {
+    pub url: String,
+    #[serde(default)]
+    pub title: String,
+    #[serde(default)]
+    pub last_visit_time: f64,
+    #[serde(default)]
+    pub visit_count: i64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchEngine {
+    pub name: String,
+    #[serde(default)]
+    pub is_default: bool,
+}
+
+/// A snapshot of everything the tools can see (the STATE schema).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct State {
+    #[serde(default)]
+    pub now: f64,
+    #[serde(default)]
+    pub windows: Vec<Window>,
+    #[serde(default)]
+    pub tabs: Vec<Tab>,
+    #[serde(default)]
+    pub groups: Vec<Group>,
+    #[serde(default)]
+    pub bookmarks: Vec<Bookmark>,
+    #[serde(default)]
+    pub history: Vec<HistoryItem>,
+    #[serde(default)]
+    pub search_engines: Vec<SearchEngine>,
+}
+
+/// What `create_tab` asks of the browser.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NewTab {
+    pub url: Option<String>,
+    pub window_id: Option<i64>,
+    pub index: Option<i64>,
+    pub active: bool,
+    pub pinned: bool,
+    pub muted: bool,
+}
+
+/// A change to a group's look; `None` leaves that property alone.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GroupChange {
+    pub title: Option<String>,
+    pub color: Option<Color>,
+    pub collapsed: Option<bool>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HistoryQuery {
+    pub text: String,
+    pub start_time: Option<f64>,
+    pub end_time: Option<f64>,
+    pub max_results: u32,
+}
+
+/// Something done inside the page of a tab (needs a content script).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PageScript {
+    ScrollBy(i64),
+    ScrollPages(i64),
+    Top,
+    Bottom,
+    Stop,
+}

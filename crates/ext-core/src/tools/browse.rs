@@ -1,0 +1,154 @@
+//! The voice-browser protocol's commands on the active tab.
+
+use super::args::*;
+use super::*;
+use crate::model::{NewTab, PageScript};
+
+/// Firefox's own zoom steps (`toolkit.zoomManager.zoomValues`).
+pub fn zoom_levels() -> &'static [f64] {
+    &[
+        0.3, 0.5, 0.67, 0.8, 0.9, 1.0, 1.1, 1.2, 1.33, 1.5, 1.7, 2.0, 2.4, 3.0, 4.0, 5.0,
+    ]
+}
+
+/// The zoom `steps` levels away from `current` (negative: out).
+fn step_zoom(current: f64, steps: i64) -> f64 {
+    let levels = zoom_levels();
+    // The nearest level to the current zoom, then walk from there.
+    let nearest = levels
+        .iter()
+        .enumerate()
+        .min_by(|a, b| {
+            (a.1 - current)
+                .abs()
+                .partial_cmp(&(b.1 - current).abs())
+                .unwrap_or(std::cmp::Ordering::Equal)
+        })
+        .map(|(i, _)| i as i64)
+        .unwrap_or(5);
+    let i = (nearest + steps).clamp(0, levels.len() as i64 - 1);
+    levels[i as usize]
+}
+
+const DEFAULT_SCROLL_PX: f64 = 400.0;
+
+fn amount(a: &BrowseArgs, default: f64) -> ToolResult<f64> {
+    let v = a.amount.unwrap_or(default);
+    if !v.is_finite() || v <= 0.0 || v > 1_000_000.0 {
+        return Err(ToolError::invalid(format!(
+            "browse: amount must be a positive number, not {v}."
+        )));
+    }
+    Ok(v)
+}
+
+pub async fn browse<B: Browser>(b: &B, a: BrowseArgs) -> ToolResult<ToolOutput> {
+    let all = b.tabs().await?;
+    let tab = match a.tab_id {
+        Some(id) => find_tab(&all, id)?.clone(),
+        None => active_tab(b).await?,
+    };
+    let action = a.action;
+    let mut result = json!({ "action": action_name(action) });
+    let mut undo = Vec::new();
+    match action {
+        BrowseAction::Back => b.go_back(tab.id).await?,
+        BrowseAction::Forward => b.go_forward(tab.id).await?,
+        BrowseAction::Reload => b.reload_tab(tab.id, false).await?,
+        BrowseAction::HardReload => b.reload_tab(tab.id, true).await?,
+        BrowseAction::Stop => {
+            b.run_page_script(tab.id, PageScript::Stop).await?;
+        }
+        BrowseAction::ScrollUp | BrowseAction::ScrollDown => {
+            let px = amount(&a, DEFAULT_SCROLL_PX)?.round() as i64;
+            let dy = if action == BrowseAction::ScrollUp { -px } else { px };
+            result["scrollY"] = json!(b.run_page_script(tab.id, PageScript::ScrollBy(dy)).await?);
+        }
+        BrowseAction::PageUp | BrowseAction::PageDown => {
+            let pages = amount(&a, 1.0)?.round().max(1.0) as i64;
+            let n = if action == BrowseAction::PageUp { -pages } else { pages };
+            result["scrollY"] =
+                json!(b.run_page_script(tab.id, PageScript::ScrollPages(n)).await?);
+        }
+        BrowseAction::Top => {
+            result["scrollY"] = json!(b.run_page_script(tab.id, PageScript::Top).await?);
+        }
+        BrowseAction::Bottom => {
+            result["scrollY"] = json!(b.run_page_script(tab.id, PageScript::Bottom).await?);
+        }
+        BrowseAction::ZoomIn | BrowseAction::ZoomOut | BrowseAction::ZoomReset => {
+            let before = b.zoom(tab.id).await?;
+            let after = match action {
+                BrowseAction::ZoomIn => step_zoom(before, amount(&a, 1.0)?.round() as i64),
+                BrowseAction::ZoomOut => step_zoom(before, -(amount(&a, 1.0)?.round() as i64)),
+                _ => 1.0,
+            };
+            b.set_zoom(tab.id, after).await?;
+            result["zoom"] = json!(b.zoom(tab.id).await?);
+            undo.push(UndoStep::Zoom {
+                tab_id: tab.id,
+                zoom: before,
+            });
+        }
+        BrowseAction::NextTab | BrowseAction::PreviousTab => {
+            let window: Vec<&Tab> = all.iter().filter(|t| t.window_id == tab.window_id).collect();
+            let at = window.iter().position(|t| t.id == tab.id).unwrap_or(0) as i64;
+            let step = if action == BrowseAction::NextTab { 1 } else { -1 };
+            let next = window[(at + step).rem_euclid(window.len() as i64) as usize];
+            b.activate_tab(next.id).await?;
+            undo.push(UndoStep::Activate {
+                tab_id: tab.id,
+                window_id: tab.window_id,
+            });
+            result["tab"] = json!(reread(b, &[next.id]).await?.pop());
+            return Ok(ToolOutput::with_undo(result, undo));
+        }
+        BrowseAction::NewTab => {
+            let created = b
+                .create_tab(&NewTab {
+                    window_id: Some(tab.window_id),
+                    active: true,
+                    ..NewTab::default()
+                })
+                .await?;
+            undo.push(UndoStep::Close {
+                tab_ids: vec![created.id],
+            });
+            result["tab"] = json!(created);
+            return Ok(ToolOutput::with_undo(result, undo));
+        }
+        BrowseAction::CloseTab => {
+            if all.iter().filter(|t| t.window_id == tab.window_id).count() <= 1 {
+                return Err(ToolError::refused(
+                    "This is the last tab of its window; Tab Whisperer never closes every tab of a window.",
+                ));
+            }
+            let groups = b.groups().await?;
+            let record = crate::undo::ClosedTab::of(&tab, groups.iter().find(|g| g.id == tab.group_id));
+            b.close_tabs(&[tab.id]).await?;
+            undo.push(UndoStep::Reopen { tabs: vec![record] });
+            result["tab"] = json!(tab);
+            return Ok(ToolOutput::with_undo(result, undo));
+        }
+    }
+    result["tab"] = json!(reread(b, &[tab.id]).await?.pop());
+    Ok(ToolOutput::with_undo(result, undo))
+}
+
+fn action_name(a: BrowseAction) -> Value {
+    serde_json::to_value(a).unwrap_or(Value::Null)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zoom_steps_follow_firefox_levels() {
+        assert_eq!(step_zoom(1.0, 1), 1.1);
+        assert_eq!(step_zoom(1.0, -1), 0.9);
+        assert_eq!(step_zoom(1.05, 2), 1.2);
+        assert_eq!(step_zoom(5.0, 3), 5.0);
+        assert_eq!(step_zoom(0.3, -1), 0.3);
+    }
+}

@@ -1,0 +1,352 @@
+//! Tools on tabs: list, switch, close, de-duplicate, move, create, reload,
+//! discard, duplicate, pin, mute.
+
+use super::args::*;
+use super::*;
+use crate::model::NewTab;
+use crate::undo::ClosedTab;
+use std::collections::{BTreeMap, HashMap};
+
+pub async fn list_tabs<B: Browser>(b: &B, a: ListTabsArgs) -> ToolResult<ToolOutput> {
+    if let Some(w) = a.window_id {
+        check_window(&b.windows().await?, w)?;
+    }
+    let words: Vec<String> = a
+        .query
+        .as_deref()
+        .unwrap_or("")
+        .split_whitespace()
+        .map(str::to_lowercase)
+        .collect();
+    let tabs: Vec<Tab> = b
+        .tabs()
+        .await?
+        .into_iter()
+        .filter(|t| a.window_id.is_none_or(|w| t.window_id == w))
+        .filter(|t| {
+            let hay = format!("{} {}", t.title, t.url).to_lowercase();
+            words.iter().all(|w| hay.contains(w.as_str()))
+        })
+        .collect();
+    Ok(ToolOutput::new(
+        json!({ "tabs": tabs, "count": tabs.len() }),
+    ))
+}
+
+pub async fn switch_tab<B: Browser>(b: &B, a: TabIdArgs) -> ToolResult<ToolOutput> {
+    let tabs = b.tabs().await?;
+    let tab = find_tab(&tabs, a.tab_id)?.clone();
+    let windows = b.windows().await?;
+    let before = active_in(&tabs, &windows);
+    b.activate_tab(tab.id).await?;
+    b.focus_window(tab.window_id).await?;
+    let tab = reread(b, &[tab.id]).await?.pop().unwrap_or(tab);
+    let undo = before
+        .map(|(tab_id, window_id)| vec![UndoStep::Activate { tab_id, window_id }])
+        .unwrap_or_default();
+    Ok(ToolOutput::with_undo(json!({ "tab": tab }), undo))
+}
+
+/// The active tab of the focused window and that window.
+fn active_in(tabs: &[Tab], windows: &[Window]) -> Option<(i64, i64)> {
+    let window = focused_window(windows).ok()?;
+    tabs.iter()
+        .find(|t| t.window_id == window && t.active)
+        .map(|t| (t.id, window))
+}
+
+/// Refuses a close that would leave a window with no tab.
+fn check_not_emptying(all: &[Tab], closing: &[Tab]) -> ToolResult<()> {
+    let mut per_window: BTreeMap<i64, usize> = BTreeMap::new();
+    for t in closing {
+        *per_window.entry(t.window_id).or_default() += 1;
+    }
+    for (window, n) in per_window {
+        let open = all.iter().filter(|t| t.window_id == window).count();
+        if n >= open {
+            return Err(ToolError::refused(format!(
+                "That would close all {open} tab(s) of window {window}; Tab Whisperer never closes every tab of a window. Leave at least one open."
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Closes tabs and answers the undo step that reopens them.
+async fn close<B: Browser>(b: &B, closing: &[Tab]) -> ToolResult<UndoStep> {
+    let groups = b.groups().await?;
+    let record: Vec<ClosedTab> = closing
+        .iter()
+        .map(|t| ClosedTab::of(t, groups.iter().find(|g| g.id == t.group_id)))
+        .collect();
+    b.close_tabs(&ids_of(closing)).await?;
+    Ok(UndoStep::Reopen { tabs: record })
+}
+
+pub async fn close_tabs<B: Browser>(b: &B, a: TabIdsArgs) -> ToolResult<ToolOutput> {
+    let all = b.tabs().await?;
+    let closing = find_tabs(&all, &a.tab_ids)?;
+    check_not_emptying(&all, &closing)?;
+    let undo = close(b, &closing).await?;
+    let ids = ids_of(&closing);
+    Ok(ToolOutput::with_undo(
+        json!({ "closed": ids, "count": ids.len() }),
+        vec![undo],
+    ))
+}
+
+/// The URL with its fragment removed: two tabs on the same page are copies.
+fn page_key(url: &str) -> String {
+    url.split('#').next().unwrap_or(url).to_string()
+}
+
+pub async fn close_duplicate_tabs<B: Browser>(b: &B, a: WindowArgs) -> ToolResult<ToolOutput> {
+    let windows = b.windows().await?;
+    if let Some(w) = a.window_id {
+        check_window(&windows, w)?;
+    }
+    let all = b.tabs().await?;
+    let focused = focused_window(&windows).ok();
+    let mut copies: HashMap<String, Vec<&Tab>> = HashMap::new();
+    for t in all
+        .iter()
+        .filter(|t| a.window_id.is_none_or(|w| t.window_id == w))
+    {
+        copies.entry(page_key(&t.url)).or_default().push(t);
+    }
+    let mut kept = Vec::new();
+    let mut closing: Vec<Tab> = Vec::new();
+    for group in copies.values().filter(|g| g.len() > 1) {
+        // Keep the active copy (the focused window's first), else a pinned
+        // one, else the oldest (Firefox hands out tab ids in opening order).
+        let keep = group
+            .iter()
+            .max_by_key(|t| {
+                (
+                    t.active && Some(t.window_id) == focused,
+                    t.active,
+                    t.pinned,
+                    std::cmp::Reverse(t.id),
+                )
+            })
+            .map(|t| t.id);
+        for t in group {
+            if Some(t.id) == keep || t.pinned {
+                kept.push(t.id);
+            } else {
+                closing.push((*t).clone());
+            }
+        }
+    }
+    // Never empty a window: where every tab of a window would go, keep one.
+    let mut spared = Vec::new();
+    for w in &windows {
+        let open = all.iter().filter(|t| t.window_id == w.id).count();
+        let going: Vec<i64> = closing
+            .iter()
+            .filter(|t| t.window_id == w.id)
+            .map(|t| t.id)
+            .collect();
+        if open > 0 && going.len() == open {
+            spared.push(going[0]);
+        }
+    }
+    closing.retain(|t| !spared.contains(&t.id));
+    kept.extend(spared);
+    closing.sort_by_key(|t| (t.window_id, t.index));
+    kept.sort_unstable();
+    if closing.is_empty() {
+        return Ok(ToolOutput::new(
+            json!({ "closed": [], "kept": kept, "count": 0 }),
+        ));
+    }
+    let undo = close(b, &closing).await?;
+    let ids = ids_of(&closing);
+    Ok(ToolOutput::with_undo(
+        json!({ "closed": ids, "kept": kept, "count": ids.len() }),
+        vec![undo],
+    ))
+}
+
+pub async fn move_tabs<B: Browser>(b: &B, a: MoveTabsArgs) -> ToolResult<ToolOutput> {
+    if a.index.is_none() && a.window_id.is_none() {
+        return Err(ToolError::invalid(
+            "move_tabs: give an index, a windowId, or both.",
+        ));
+    }
+    if let Some(i) = a.index {
+        if i < -1 {
+            return Err(ToolError::invalid(format!(
+                "move_tabs: index {i} is not a position (0 is the first, -1 the end)."
+            )));
+        }
+    }
+    let windows = b.windows().await?;
+    if let Some(w) = a.window_id {
+        check_window(&windows, w)?;
+    }
+    let all = b.tabs().await?;
+    let moving = find_tabs(&all, &a.tab_ids)?;
+    if a.window_id.is_some() {
+        let leaving: Vec<Tab> = moving
+            .iter()
+            .filter(|t| Some(t.window_id) != a.window_id)
+            .cloned()
+            .collect();
+        check_not_emptying(&all, &leaving).map_err(|_| {
+            ToolError::refused(
+                "That would move every tab out of a window and close it; leave at least one tab there.",
+            )
+        })?;
+    }
+    let groups = b.groups().await?;
+    let undo = UndoStep::Restore {
+        placements: placements(&moving, &groups),
+    };
+    let index = a.index.unwrap_or(-1);
+    for (k, t) in moving.iter().enumerate() {
+        let target = if index < 0 { -1 } else { index + k as i64 };
+        b.move_tab(t.id, a.window_id, target).await?;
+    }
+    let tabs = reread(b, &ids_of(&moving)).await?;
+    Ok(ToolOutput::with_undo(json!({ "tabs": tabs }), vec![undo]))
+}
+
+/// Reads what a person typed as an address Firefox lets an extension open.
+pub fn normalize_url(input: &str) -> ToolResult<String> {
+    let text = input.trim();
+    if text.is_empty() {
+        return Err(ToolError::invalid("The URL is empty."));
+    }
+    if text == "about:blank" {
+        return Ok(text.to_string());
+    }
+    let with_scheme = if text.contains("://") {
+        text.to_string()
+    } else {
+        let host = text.split(['/', '?', '#']).next().unwrap_or("");
+        let local = host.starts_with("localhost") || host.starts_with("127.");
+        format!("{}://{text}", if local { "http" } else { "https" })
+    };
+    let parsed = url::Url::parse(&with_scheme)
+        .map_err(|e| ToolError::invalid(format!("'{}' is not an address: {e}.", clip(text, 80))))?;
+    match parsed.scheme() {
+        "http" | "https" => {}
+        other => {
+            return Err(ToolError::invalid(format!(
+                "Extensions may not open {other}: addresses; use http or https."
+            )))
+        }
+    }
+    let host = parsed.host_str().unwrap_or("");
+    if !(host.contains('.') || host == "localhost" || host.starts_with('[')) {
+        return Err(ToolError::invalid(format!(
+            "'{}' does not look like a web address.",
+            clip(text, 80)
+        )));
+    }
+    Ok(parsed.to_string())
+}
+
+pub async fn create_tab<B: Browser>(b: &B, a: CreateTabArgs) -> ToolResult<ToolOutput> {
+    let url = a.url.as_deref().map(normalize_url).transpose()?;
+    let windows = b.windows().await?;
+    let window = match a.window_id {
+        Some(w) => {
+            check_window(&windows, w)?;
+            w
+        }
+        None => focused_window(&windows)?,
+    };
+    if let Some(i) = a.index {
+        if i < 0 {
+            return Err(ToolError::invalid(format!(
+                "create_tab: index {i} is not a position (0 is the first)."
+            )));
+        }
+    }
+    let tab = b
+        .create_tab(&NewTab {
+            url,
+            window_id: Some(window),
+            index: a.index,
+            active: a.active.unwrap_or(true),
+            pinned: a.pinned.unwrap_or(false),
+            muted: false,
+        })
+        .await?;
+    Ok(ToolOutput::with_undo(
+        json!({ "tab": tab }),
+        vec![UndoStep::Close {
+            tab_ids: vec![tab.id],
+        }],
+    ))
+}
+
+pub async fn reload_tabs<B: Browser>(b: &B, a: ReloadTabsArgs) -> ToolResult<ToolOutput> {
+    let tabs = find_tabs(&b.tabs().await?, &a.tab_ids)?;
+    for t in &tabs {
+        b.reload_tab(t.id, a.bypass_cache.unwrap_or(false)).await?;
+    }
+    let ids = ids_of(&tabs);
+    Ok(ToolOutput::new(
+        json!({ "reloaded": ids, "count": ids.len() }),
+    ))
+}
+
+pub async fn discard_tabs<B: Browser>(b: &B, a: TabIdsArgs) -> ToolResult<ToolOutput> {
+    let tabs = find_tabs(&b.tabs().await?, &a.tab_ids)?;
+    let (skipped, going): (Vec<Tab>, Vec<Tab>) = tabs.into_iter().partition(|t| t.active);
+    let ids = ids_of(&going);
+    if !ids.is_empty() {
+        b.discard_tabs(&ids).await?;
+    }
+    let undo = if ids.is_empty() {
+        vec![]
+    } else {
+        vec![UndoStep::Reload {
+            tab_ids: ids.clone(),
+        }]
+    };
+    Ok(ToolOutput::with_undo(
+        json!({ "discarded": ids, "skipped": ids_of(&skipped), "count": ids.len() }),
+        undo,
+    ))
+}
+
+pub async fn duplicate_tab<B: Browser>(b: &B, a: TabIdArgs) -> ToolResult<ToolOutput> {
+    find_tab(&b.tabs().await?, a.tab_id)?;
+    let tab = b.duplicate_tab(a.tab_id).await?;
+    Ok(ToolOutput::with_undo(
+        json!({ "tab": tab }),
+        vec![UndoStep::Close {
+            tab_ids: vec![tab.id],
+        }],
+    ))
+}
+
+pub async fn pin_tabs<B: Browser>(b: &B, a: PinTabsArgs) -> ToolResult<ToolOutput> {
+    let pinned = a.pinned.unwrap_or(true);
+    let tabs = find_tabs(&b.tabs().await?, &a.tab_ids)?;
+    let undo = UndoStep::Restore {
+        placements: placements(&tabs, &b.groups().await?),
+    };
+    for t in tabs.iter().filter(|t| t.pinned != pinned) {
+        b.set_pinned(t.id, pinned).await?;
+    }
+    let tabs = reread(b, &ids_of(&tabs)).await?;
+    Ok(ToolOutput::with_undo(json!({ "tabs": tabs }), vec![undo]))
+}
+
+pub async fn mute_tabs<B: Browser>(b: &B, a: MuteTabsArgs) -> ToolResult<ToolOutput> {
+    let muted = a.muted.unwrap_or(true);
+    let tabs = find_tabs(&b.tabs().await?, &a.tab_ids)?;
+    let undo = UndoStep::Restore {
+        placements: placements(&tabs, &b.groups().await?),
+    };
+    for t in tabs.iter().filter(|t| t.muted != muted) {
+        b.set_muted(t.id, muted).await?;
+    }
+    let tabs = reread(b, &ids_of(&tabs)).await?;
+    Ok(ToolOutput::with_undo(json!({ "tabs": tabs }), vec![undo]))
+}

@@ -1,0 +1,127 @@
+//! Raw `browser.*` bindings and JSON conversion. Each binding is declared
+//! with exactly the arguments Tab Whisperer passes.
+
+use crate::browser::{BrowserError, BrowserResult};
+use js_sys::{Function, Promise, JSON};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = ["browser", "runtime", "onMessage"], js_name = addListener)]
+    pub fn add_message_listener(f: &Function);
+
+    #[wasm_bindgen(js_namespace = ["browser", "commands", "onCommand"], js_name = addListener)]
+    pub fn add_command_listener(f: &Function);
+    #[wasm_bindgen(catch, js_namespace = ["browser", "notifications"], js_name = create)]
+    pub fn notifications_create(options: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(js_namespace = ["browser", "i18n"], js_name = getMessage)]
+    pub fn i18n_message(name: &str) -> String;
+
+    #[wasm_bindgen(catch, js_namespace = ["browser", "windows"], js_name = getAll)]
+    pub fn windows_get_all(info: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "windows"], js_name = update)]
+    pub fn windows_update(id: f64, info: &JsValue) -> Result<Promise, JsValue>;
+
+    #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = query)]
+    pub fn tabs_query(info: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = update)]
+    pub fn tabs_update(id: f64, info: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = remove)]
+    pub fn tabs_remove(ids: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = create)]
+    pub fn tabs_create(info: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = move)]
+    pub fn tabs_move(id: f64, info: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = reload)]
+    pub fn tabs_reload(id: f64, info: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = discard)]
+    pub fn tabs_discard(ids: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = duplicate)]
+    pub fn tabs_duplicate(id: f64) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = group)]
+    pub fn tabs_group(info: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = ungroup)]
+    pub fn tabs_ungroup(ids: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = goBack)]
+    pub fn tabs_go_back(id: f64) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = goForward)]
+    pub fn tabs_go_forward(id: f64) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = executeScript)]
+    pub fn tabs_execute_script(id: f64, info: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = getZoom)]
+    pub fn tabs_get_zoom(id: f64) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = setZoom)]
+    pub fn tabs_set_zoom(id: f64, factor: f64) -> Result<Promise, JsValue>;
+
+    #[wasm_bindgen(catch, js_namespace = ["browser", "tabGroups"], js_name = query)]
+    pub fn tab_groups_query(info: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "tabGroups"], js_name = update)]
+    pub fn tab_groups_update(id: f64, info: &JsValue) -> Result<Promise, JsValue>;
+
+    #[wasm_bindgen(catch, js_namespace = ["browser", "search"], js_name = get)]
+    pub fn search_get() -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "search"], js_name = search)]
+    pub fn search_search(info: &JsValue) -> Result<Promise, JsValue>;
+
+    #[wasm_bindgen(catch, js_namespace = ["browser", "bookmarks"], js_name = search)]
+    pub fn bookmarks_search(query: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "bookmarks"], js_name = get)]
+    pub fn bookmarks_get(ids: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "bookmarks"], js_name = create)]
+    pub fn bookmarks_create(info: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "bookmarks"], js_name = remove)]
+    pub fn bookmarks_remove(id: &str) -> Result<Promise, JsValue>;
+
+    #[wasm_bindgen(catch, js_namespace = ["browser", "history"], js_name = search)]
+    pub fn history_search(query: &JsValue) -> Result<Promise, JsValue>;
+
+    #[wasm_bindgen(catch, js_namespace = ["browser", "storage", "local"], js_name = get)]
+    pub fn storage_get(key: &str) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "storage", "local"], js_name = set)]
+    pub fn storage_set(items: &JsValue) -> Result<Promise, JsValue>;
+}
+
+/// Awaits a browser API call and answers its value as `T`.
+pub async fn call<T: DeserializeOwned>(p: Result<Promise, JsValue>) -> BrowserResult<T> {
+    let value = JsFuture::from(p.map_err(js_error)?)
+        .await
+        .map_err(js_error)?;
+    let json = to_json(&value).map_err(BrowserError)?;
+    serde_json::from_value(json).map_err(|e| BrowserError(format!("unexpected answer: {e}")))
+}
+
+/// Awaits a browser API call whose value does not matter.
+pub async fn run(p: Result<Promise, JsValue>) -> BrowserResult<()> {
+    JsFuture::from(p.map_err(js_error)?)
+        .await
+        .map(|_| ())
+        .map_err(js_error)
+}
+
+fn js_error(e: JsValue) -> BrowserError {
+    let text = e
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| format!("{e:?}"));
+    BrowserError(text)
+}
+
+/// A JS value as JSON (undefined is null).
+pub fn to_json(v: &JsValue) -> Result<Value, String> {
+    if v.is_undefined() {
+        return Ok(Value::Null);
+    }
+    let text = JSON::stringify(v).map_err(|e| js_error(e).0)?;
+    match text.as_string() {
+        Some(s) => serde_json::from_str(&s).map_err(|e| e.to_string()),
+        None => Ok(Value::Null),
+    }
+}
+
+pub fn to_js(v: &Value) -> JsValue {
+    JSON::parse(&v.to_string()).unwrap_or(JsValue::NULL)
+}

@@ -1,0 +1,332 @@
+//! [`Browser`] on Firefox's WebExtension APIs.
+
+use super::api::*;
+use crate::browser::{Browser, BrowserError, BrowserResult};
+use crate::model::{
+    Bookmark, Group, GroupChange, HistoryItem, HistoryQuery, NewTab, PageScript, SearchEngine,
+    Tab, Window, NO_GROUP,
+};
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+
+pub struct FirefoxBrowser;
+
+/// A tab as `browser.tabs` describes it.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct FirefoxTab {
+    id: i64,
+    window_id: i64,
+    index: i64,
+    #[serde(default)]
+    url: String,
+    #[serde(default)]
+    title: String,
+    #[serde(default)]
+    active: bool,
+    #[serde(default)]
+    pinned: bool,
+    #[serde(default)]
+    audible: bool,
+    #[serde(default)]
+    discarded: bool,
+    group_id: Option<i64>,
+    #[serde(default)]
+    last_accessed: f64,
+    muted_info: Option<MutedInfo>,
+}
+
+#[derive(Deserialize)]
+struct MutedInfo {
+    muted: bool,
+}
+
+impl From<FirefoxTab> for Tab {
+    fn from(t: FirefoxTab) -> Tab {
+        Tab {
+            id: t.id,
+            window_id: t.window_id,
+            index: t.index,
+            url: t.url,
+            title: t.title,
+            active: t.active,
+            pinned: t.pinned,
+            muted: t.muted_info.is_some_and(|m| m.muted),
+            audible: t.audible,
+            discarded: t.discarded,
+            group_id: t.group_id.unwrap_or(NO_GROUP),
+            last_accessed: t.last_accessed,
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct BookmarkNode {
+    id: String,
+    #[serde(rename = "parentId")]
+    parent_id: Option<String>,
+    #[serde(default)]
+    title: String,
+    url: Option<String>,
+    #[serde(rename = "type")]
+    kind: Option<String>,
+}
+
+fn js(v: Value) -> wasm_bindgen::JsValue {
+    to_js(&v)
+}
+
+/// Page actions run as a one-line content script that answers `scrollY`.
+fn page_code(script: PageScript) -> String {
+    let action = match script {
+        PageScript::ScrollBy(dy) => format!("window.scrollBy({{top: {dy}, behavior: 'instant'}})"),
+        PageScript::ScrollPages(n) => format!(
+            "window.scrollBy({{top: {n} * Math.round(window.innerHeight * 0.9), behavior: 'instant'}})"
+        ),
+        PageScript::Top => "window.scrollTo({top: 0, behavior: 'instant'})".to_string(),
+        PageScript::Bottom => {
+            "window.scrollTo({top: document.documentElement.scrollHeight, behavior: 'instant'})"
+                .to_string()
+        }
+        PageScript::Stop => "window.stop()".to_string(),
+    };
+    format!("{action}; window.scrollY;")
+}
+
+impl Browser for FirefoxBrowser {
+    fn now_ms(&self) -> f64 {
+        js_sys::Date::now()
+    }
+
+    async fn windows(&self) -> BrowserResult<Vec<Window>> {
+        call(windows_get_all(&js(json!({ "windowTypes": ["normal"] })))).await
+    }
+
+    async fn tabs(&self) -> BrowserResult<Vec<Tab>> {
+        let tabs: Vec<FirefoxTab> = call(tabs_query(&js(json!({ "windowType": "normal" })))).await?;
+        let mut tabs: Vec<Tab> = tabs.into_iter().map(Tab::from).collect();
+        tabs.sort_by_key(|t| (t.window_id, t.index));
+        Ok(tabs)
+    }
+
+    async fn activate_tab(&self, tab_id: i64) -> BrowserResult<()> {
+        run(tabs_update(tab_id as f64, &js(json!({ "active": true })))).await
+    }
+
+    async fn focus_window(&self, window_id: i64) -> BrowserResult<()> {
+        run(windows_update(window_id as f64, &js(json!({ "focused": true })))).await
+    }
+
+    async fn close_tabs(&self, tab_ids: &[i64]) -> BrowserResult<()> {
+        run(tabs_remove(&js(json!(tab_ids)))).await
+    }
+
+    async fn create_tab(&self, spec: &NewTab) -> BrowserResult<Tab> {
+        let mut info = Map::new();
+        if let Some(url) = &spec.url {
+            info.insert("url".into(), json!(url));
+        }
+        if let Some(w) = spec.window_id {
+            info.insert("windowId".into(), json!(w));
+        }
+        if let Some(i) = spec.index {
+            info.insert("index".into(), json!(i));
+        }
+        info.insert("active".into(), json!(spec.active));
+        info.insert("pinned".into(), json!(spec.pinned));
+        let tab: FirefoxTab = call(tabs_create(&js(Value::Object(info)))).await?;
+        if spec.muted {
+            run(tabs_update(tab.id as f64, &js(json!({ "muted": true })))).await?;
+        }
+        Ok(tab.into())
+    }
+
+    async fn move_tab(&self, tab_id: i64, window_id: Option<i64>, index: i64) -> BrowserResult<()> {
+        let mut info = json!({ "index": index });
+        if let Some(w) = window_id {
+            info["windowId"] = json!(w);
+        }
+        run(tabs_move(tab_id as f64, &js(info))).await
+    }
+
+    async fn set_pinned(&self, tab_id: i64, pinned: bool) -> BrowserResult<()> {
+        run(tabs_update(tab_id as f64, &js(json!({ "pinned": pinned })))).await
+    }
+
+    async fn set_muted(&self, tab_id: i64, muted: bool) -> BrowserResult<()> {
+        run(tabs_update(tab_id as f64, &js(json!({ "muted": muted })))).await
+    }
+
+    async fn reload_tab(&self, tab_id: i64, bypass_cache: bool) -> BrowserResult<()> {
+        run(tabs_reload(tab_id as f64, &js(json!({ "bypassCache": bypass_cache })))).await
+    }
+
+    async fn discard_tabs(&self, tab_ids: &[i64]) -> BrowserResult<()> {
+        run(tabs_discard(&js(json!(tab_ids)))).await
+    }
+
+    async fn duplicate_tab(&self, tab_id: i64) -> BrowserResult<Tab> {
+        let tab: FirefoxTab = call(tabs_duplicate(tab_id as f64)).await?;
+        Ok(tab.into())
+    }
+
+    async fn group_tabs(&self, tab_ids: &[i64], group_id: Option<i64>) -> BrowserResult<i64> {
+        let mut info = json!({ "tabIds": tab_ids });
+        if let Some(g) = group_id {
+            info["groupId"] = json!(g);
+        }
+        call(tabs_group(&js(info))).await
+    }
+
+    async fn ungroup_tabs(&self, tab_ids: &[i64]) -> BrowserResult<()> {
+        run(tabs_ungroup(&js(json!(tab_ids)))).await
+    }
+
+    async fn groups(&self) -> BrowserResult<Vec<Group>> {
+        call(tab_groups_query(&js(json!({})))).await
+    }
+
+    async fn update_group(&self, group_id: i64, change: &GroupChange) -> BrowserResult<()> {
+        let mut info = Map::new();
+        if let Some(t) = &change.title {
+            info.insert("title".into(), json!(t));
+        }
+        if let Some(c) = change.color {
+            info.insert("color".into(), json!(c));
+        }
+        if let Some(c) = change.collapsed {
+            info.insert("collapsed".into(), json!(c));
+        }
+        run(tab_groups_update(group_id as f64, &js(Value::Object(info)))).await
+    }
+
+    async fn search_engines(&self) -> BrowserResult<Vec<SearchEngine>> {
+        call(search_get()).await
+    }
+
+    async fn search(&self, query: &str, engine: Option<&str>, tab_id: i64) -> BrowserResult<()> {
+        let mut info = json!({ "query": query, "tabId": tab_id });
+        if let Some(e) = engine {
+            info["engine"] = json!(e);
+        }
+        run(search_search(&js(info))).await
+    }
+
+    async fn search_bookmarks(&self, query: &str) -> BrowserResult<Vec<Bookmark>> {
+        let nodes: Vec<BookmarkNode> = call(bookmarks_search(&js(json!(query)))).await?;
+        let nodes: Vec<BookmarkNode> = nodes.into_iter().filter(|n| n.url.is_some()).collect();
+        let mut parents: Vec<String> = nodes.iter().filter_map(|n| n.parent_id.clone()).collect();
+        parents.sort();
+        parents.dedup();
+        let folders: Vec<BookmarkNode> = if parents.is_empty() {
+            Vec::new()
+        } else {
+            call(bookmarks_get(&js(json!(parents)))).await?
+        };
+        Ok(nodes
+            .into_iter()
+            .map(|n| Bookmark {
+                folder: folders
+                    .iter()
+                    .find(|f| Some(&f.id) == n.parent_id.as_ref())
+                    .map(|f| f.title.clone())
+                    .unwrap_or_default(),
+                id: n.id,
+                title: n.title,
+                url: n.url.unwrap_or_default(),
+            })
+            .collect())
+    }
+
+    async fn find_bookmark_folder(&self, title: &str) -> BrowserResult<Option<String>> {
+        let nodes: Vec<BookmarkNode> = call(bookmarks_search(&js(json!({ "title": title })))).await?;
+        let exact = nodes
+            .iter()
+            .find(|n| n.kind.as_deref() == Some("folder"))
+            .map(|n| n.id.clone());
+        if exact.is_some() {
+            return Ok(exact);
+        }
+        // `{title}` matches exactly; fall back to any case.
+        let nodes: Vec<BookmarkNode> = call(bookmarks_search(&js(json!(title)))).await?;
+        Ok(nodes
+            .into_iter()
+            .find(|n| n.kind.as_deref() == Some("folder") && n.title.eq_ignore_ascii_case(title))
+            .map(|n| n.id))
+    }
+
+    async fn create_bookmark_folder(&self, title: &str) -> BrowserResult<String> {
+        let node: BookmarkNode =
+            call(bookmarks_create(&js(json!({ "title": title, "type": "folder" })))).await?;
+        Ok(node.id)
+    }
+
+    async fn create_bookmark(
+        &self,
+        folder_id: Option<&str>,
+        title: &str,
+        url: &str,
+    ) -> BrowserResult<Bookmark> {
+        let mut info = json!({ "title": title, "url": url });
+        if let Some(f) = folder_id {
+            info["parentId"] = json!(f);
+        }
+        let node: BookmarkNode = call(bookmarks_create(&js(info))).await?;
+        let folder = match &node.parent_id {
+            Some(p) => {
+                let parents: Vec<BookmarkNode> = call(bookmarks_get(&js(json!(p)))).await?;
+                parents.into_iter().next().map(|f| f.title).unwrap_or_default()
+            }
+            None => String::new(),
+        };
+        Ok(Bookmark {
+            id: node.id,
+            title: node.title,
+            url: node.url.unwrap_or_default(),
+            folder,
+        })
+    }
+
+    async fn remove_bookmark(&self, id: &str) -> BrowserResult<()> {
+        run(bookmarks_remove(id)).await
+    }
+
+    async fn search_history(&self, q: &HistoryQuery) -> BrowserResult<Vec<HistoryItem>> {
+        let mut info = json!({ "text": q.text, "maxResults": q.max_results });
+        if let Some(t) = q.start_time {
+            info["startTime"] = json!(t);
+        }
+        if let Some(t) = q.end_time {
+            info["endTime"] = json!(t);
+        }
+        call(history_search(&js(info))).await
+    }
+
+    async fn go_back(&self, tab_id: i64) -> BrowserResult<()> {
+        run(tabs_go_back(tab_id as f64)).await
+    }
+
+    async fn go_forward(&self, tab_id: i64) -> BrowserResult<()> {
+        run(tabs_go_forward(tab_id as f64)).await
+    }
+
+    async fn run_page_script(&self, tab_id: i64, script: PageScript) -> BrowserResult<f64> {
+        let results: Vec<Value> = call(tabs_execute_script(
+            tab_id as f64,
+            &js(json!({ "code": page_code(script) })),
+        ))
+        .await?;
+        results
+            .first()
+            .and_then(Value::as_f64)
+            .ok_or_else(|| BrowserError("the page did not answer".into()))
+    }
+
+    async fn zoom(&self, tab_id: i64) -> BrowserResult<f64> {
+        call(tabs_get_zoom(tab_id as f64)).await
+    }
+
+    async fn set_zoom(&self, tab_id: i64, factor: f64) -> BrowserResult<()> {
+        run(tabs_set_zoom(tab_id as f64, factor)).await
+    }
+}

@@ -1,0 +1,19 @@
+//! `storage.local` as [`Storage`].
+
+use super::api::{call, run, storage_get, storage_set, to_js};
+use crate::browser::BrowserResult;
+use crate::storage::Storage;
+use serde_json::{json, Value};
+
+pub struct LocalStorage;
+
+impl Storage for LocalStorage {
+    async fn load(&self, key: &str) -> BrowserResult<Option<Value>> {
+        let mut items: Value = call(storage_get(key)).await?;
+        Ok(items.get_mut(key).map(Value::take))
+    }
+
+    async fn save(&self, key: &str, value: &Value) -> BrowserResult<()> {
+        run(storage_set(&to_js(&json!({ key: value })))).await
+    }
+}

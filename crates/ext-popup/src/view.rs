@@ -1,0 +1,126 @@
+//! What the UI shows for an answer or a log entry, as plain data.
+
+use serde_json::Value;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallView {
+    pub tool: String,
+    /// Pretty JSON of the arguments and of the result.
+    pub args: String,
+    pub result: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct EntryView {
+    /// What was asked ("close youtube", or the tool's name).
+    pub said: String,
+    pub reply: String,
+    pub ok: bool,
+    pub calls: Vec<CallView>,
+    pub undo_id: Option<String>,
+    /// ms since the epoch, for history entries.
+    pub time: Option<f64>,
+}
+
+fn pretty(v: &Value) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_default()
+}
+
+fn text(v: &Value, key: &str) -> Option<String> {
+    v.get(key).and_then(Value::as_str).map(str::to_string)
+}
+
+fn calls(v: &Value) -> Vec<CallView> {
+    v.get("calls")
+        .and_then(Value::as_array)
+        .map(|calls| {
+            calls
+                .iter()
+                .map(|c| CallView {
+                    tool: text(c, "tool").unwrap_or_default(),
+                    args: pretty(c.get("args").unwrap_or(&Value::Null)),
+                    result: pretty(c.get("result").unwrap_or(&Value::Null)),
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The view of the background's answer to `message`.
+pub fn answer_view(message: &Value, answer: &Value) -> EntryView {
+    let ok = answer.get("ok").and_then(Value::as_bool).unwrap_or(false);
+    let error = answer
+        .get("error")
+        .and_then(|e| e.get("message"))
+        .and_then(Value::as_str);
+    let said = match text(message, "type").as_deref() {
+        Some("tool") => format!("/{}", text(message, "name").unwrap_or_default()),
+        Some("undo") => "undo".to_string(),
+        _ => text(message, "text").unwrap_or_default(),
+    };
+    let mut calls = calls(answer);
+    if calls.is_empty() && message.get("type").and_then(Value::as_str) == Some("tool") {
+        calls.push(CallView {
+            tool: text(message, "name").unwrap_or_default(),
+            args: pretty(message.get("args").unwrap_or(&Value::Null)),
+            result: pretty(answer.get("result").unwrap_or(&Value::Null)),
+        });
+    }
+    let reply = text(answer, "reply")
+        .filter(|r| !r.is_empty())
+        .or_else(|| error.map(str::to_string))
+        .unwrap_or_else(|| if ok { "Done.".into() } else { "Failed.".into() });
+    EntryView {
+        said,
+        reply,
+        ok,
+        calls,
+        undo_id: text(answer, "undo_id"),
+        time: None,
+    }
+}
+
+/// The view of one action-log entry.
+pub fn log_view(entry: &Value) -> EntryView {
+    let calls = calls(entry);
+    let said = text(entry, "command")
+        .or_else(|| calls.first().map(|c| format!("/{}", c.tool)))
+        .unwrap_or_default();
+    EntryView {
+        said,
+        reply: text(entry, "reply").unwrap_or_default(),
+        ok: entry.get("error").is_none_or(Value::is_null),
+        calls,
+        undo_id: text(entry, "undo_id"),
+        time: entry.get("time").and_then(Value::as_f64),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_failed_tool_shows_its_error() {
+        let v = answer_view(
+            &json!({"type": "tool", "name": "close_tabs", "args": {"tabIds": [9]}}),
+            &json!({"ok": false, "error": {"code": "NOT_FOUND", "message": "No tab has id 9."}}),
+        );
+        assert!(!v.ok);
+        assert_eq!(v.said, "/close_tabs");
+        assert_eq!(v.reply, "No tab has id 9.");
+        assert_eq!(v.calls.len(), 1);
+    }
+
+    #[test]
+    fn a_log_entry_keeps_its_undo() {
+        let v = log_view(&json!({"id": "1", "time": 5.0, "command": null, "reply": "Closed 2 tab(s).",
+            "calls": [{"tool": "close_tabs", "args": {"tabIds": [1, 2]}, "result": {"count": 2}}],
+            "error": null, "undo_id": "undo-1"}));
+        assert!(v.ok);
+        assert_eq!(v.said, "/close_tabs");
+        assert_eq!(v.undo_id.as_deref(), Some("undo-1"));
+        assert_eq!(v.time, Some(5.0));
+    }
+}

@@ -1,0 +1,170 @@
+//! Draws the popup and the options page and talks to the background.
+
+use crate::input::message_for;
+use crate::view::{answer_view, log_view, EntryView};
+use js_sys::{Promise, JSON};
+use serde_json::{json, Value};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::{spawn_local, JsFuture};
+use web_sys::{Document, Element, Event, HtmlInputElement};
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(catch, js_namespace = ["browser", "runtime"], js_name = sendMessage)]
+    fn send_message(msg: &JsValue) -> Result<Promise, JsValue>;
+}
+
+/// Sends a message to the background and answers its JSON reply.
+async fn ask(message: &Value) -> Value {
+    let js = JSON::parse(&message.to_string()).unwrap_or(JsValue::NULL);
+    let reply = match send_message(&js) {
+        Ok(p) => JsFuture::from(p).await,
+        Err(e) => Err(e),
+    };
+    match reply {
+        Ok(v) => JSON::stringify(&v)
+            .ok()
+            .and_then(|s| s.as_string())
+            .and_then(|s| serde_json::from_str(&s).ok())
+            .unwrap_or(Value::Null),
+        Err(e) => json!({ "ok": false, "error": { "code": "EXECUTION_FAILED",
+            "message": format!("The background page did not answer: {}", e.as_string().unwrap_or_default()) } }),
+    }
+}
+
+fn document() -> Document {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .expect("a page has a document")
+}
+
+fn by_id(id: &str) -> Option<Element> {
+    document().get_element_by_id(id)
+}
+
+fn element(tag: &str, class: &str, text: &str) -> Element {
+    let e = document().create_element(tag).expect("valid tag");
+    if !class.is_empty() {
+        e.set_class_name(class);
+    }
+    if !text.is_empty() {
+        e.set_text_content(Some(text));
+    }
+    e
+}
+
+fn set_status(text: &str) {
+    if let Some(s) = by_id("status") {
+        s.set_text_content(Some(text));
+    }
+}
+
+fn on(target: &Element, event: &str, f: impl FnMut(Event) + 'static) {
+    let closure = Closure::<dyn FnMut(Event)>::new(f);
+    let _ = target.add_event_listener_with_callback(event, closure.as_ref().unchecked_ref());
+    // Page-lifetime listener.
+    closure.forget();
+}
+
+/// One conversation or history item.
+fn render_entry(view: &EntryView) -> Element {
+    let li = element("li", "", "");
+    if let Some(t) = view.time {
+        let date = js_sys::Date::new(&JsValue::from_f64(t));
+        let _ = li.append_child(&element("div", "time", &String::from(date.to_locale_string("default", &JsValue::UNDEFINED))));
+    }
+    let _ = li.append_child(&element("div", "said", &view.said));
+    let _ = li.append_child(&element(
+        "div",
+        if view.ok { "reply ok" } else { "reply error" },
+        &view.reply,
+    ));
+    for call in &view.calls {
+        let details = element("details", "", "");
+        let _ = details.append_child(&element("summary", "", &call.tool));
+        let _ = details.append_child(&element("pre", "", &format!("args {}", call.args)));
+        let _ = details.append_child(&element("pre", "", &format!("result {}", call.result)));
+        let _ = li.append_child(&details);
+    }
+    if let Some(id) = view.undo_id.clone() {
+        let button = element("button", "undo", "Undo");
+        let _ = button.set_attribute("type", "button");
+        on(&button, "click", move |_| {
+            let id = id.clone();
+            spawn_local(async move {
+                run(json!({ "type": "undo", "undo_id": id })).await;
+            });
+        });
+        let _ = li.append_child(&button);
+    }
+    li
+}
+
+/// Sends one message and shows the answer at the top of the conversation.
+async fn run(message: Value) {
+    set_status("Working…");
+    let answer = ask(&message).await;
+    let view = answer_view(&message, &answer);
+    set_status(if view.ok { "Done" } else { "Error" });
+    if let Some(list) = by_id("conversation") {
+        let _ = list.prepend_with_node_1(&render_entry(&view));
+    }
+}
+
+fn start_popup() {
+    let (Some(form), Some(input)) = (by_id("command-form"), by_id("command")) else {
+        return;
+    };
+    let Ok(input) = input.dyn_into::<HtmlInputElement>() else {
+        return;
+    };
+    let _ = input.focus();
+    on(&form, "submit", move |event| {
+        event.prevent_default();
+        match message_for(&input.value()) {
+            Ok(Some(message)) => {
+                input.set_value("");
+                spawn_local(run(message));
+            }
+            Ok(None) => {}
+            Err(e) => set_status(&e),
+        }
+    });
+}
+
+async fn show_history() {
+    let answer = ask(&json!({ "type": "log" })).await;
+    let Some(list) = by_id("conversation") else {
+        return;
+    };
+    list.set_text_content(None);
+    let entries = answer.get("entries").and_then(Value::as_array).cloned().unwrap_or_default();
+    set_status(&format!("{} entries", entries.len()));
+    for entry in &entries {
+        let _ = list.append_child(&render_entry(&log_view(entry)));
+    }
+}
+
+fn start_options() {
+    spawn_local(show_history());
+    if let Some(button) = by_id("clear-history") {
+        on(&button, "click", |_| {
+            spawn_local(async {
+                ask(&json!({ "type": "clear_log" })).await;
+                show_history().await;
+            });
+        });
+    }
+}
+
+#[wasm_bindgen(start)]
+pub fn start() {
+    let page = document()
+        .body()
+        .and_then(|b| b.get_attribute("data-page"))
+        .unwrap_or_default();
+    match page.as_str() {
+        "options" => start_options(),
+        _ => start_popup(),
+    }
+}

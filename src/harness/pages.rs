@@ -1,0 +1,265 @@
+//! A local HTTP server with pages for the tests, on `127.0.0.1` only.
+//!
+//! | path | page |
+//! |---|---|
+//! | `/page/<anything>?title=T` | `<title>T</title>`, body text T |
+//! | `/long?title=T` | a 10000 px tall page (scroll tests) |
+//! | `/audio?title=T` | an `<audio autoplay loop>` of `/tone.wav`, so the tab becomes audible |
+//! | `/tone.wav` | 1 s of a 440 Hz tone, 16-bit mono PCM |
+//! | `/search?q=Q` | title `Search: Q`, echoes Q |
+//!
+//! Anything else is a 404.
+
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use super::Result;
+
+/// The running server; stops when dropped.
+pub struct PageServer {
+    server: Arc<tiny_http::Server>,
+    port: u16,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl PageServer {
+    /// Binds `127.0.0.1` on a free port and serves on a background thread.
+    pub fn start() -> Result<PageServer> {
+        let server = tiny_http::Server::http("127.0.0.1:0")
+            .map_err(|e| super::Error::Io(format!("page server: cannot bind: {e}")))?;
+        let port = server
+            .server_addr()
+            .to_ip()
+            .map(|a| a.port())
+            .ok_or_else(|| super::Error::Io("page server: not an IP listener".into()))?;
+        let server = Arc::new(server);
+        let serving = Arc::clone(&server);
+        let thread = std::thread::Builder::new()
+            .name("page-server".into())
+            .spawn(move || {
+                let wav = tone_wav(440.0, 1.0, 44_100);
+                // Ends when `unblock` is called on drop.
+                for request in serving.incoming_requests() {
+                    let response = respond(request.url(), &wav);
+                    let _ = request.respond(response);
+                }
+            })?;
+        Ok(PageServer {
+            server,
+            port,
+            thread: Some(thread),
+        })
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// `http://127.0.0.1:PORT{path}`; `path` should start with `/`.
+    pub fn url(&self, path: &str) -> String {
+        let slash = if path.starts_with('/') { "" } else { "/" };
+        format!("http://127.0.0.1:{}{slash}{path}", self.port)
+    }
+
+    /// A page whose title and text are `title` (a distinct URL per title).
+    pub fn page(&self, title: &str) -> String {
+        let slug: String = title
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() {
+                    c.to_ascii_lowercase()
+                } else {
+                    '-'
+                }
+            })
+            .collect();
+        self.url(&format!("/page/{slug}?title={}", encode_component(title)))
+    }
+
+    /// A 10000 px tall page titled `title`.
+    pub fn long_page(&self, title: &str) -> String {
+        self.url(&format!("/long?title={}", encode_component(title)))
+    }
+
+    /// A page titled `title` that loops an audible tone.
+    pub fn audio_page(&self, title: &str) -> String {
+        self.url(&format!("/audio?title={}", encode_component(title)))
+    }
+
+    /// The search echo page for `query`.
+    pub fn search_url(&self, query: &str) -> String {
+        self.url(&format!("/search?q={}", encode_component(query)))
+    }
+}
+
+impl Drop for PageServer {
+    fn drop(&mut self) {
+        self.server.unblock();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+type Response = tiny_http::Response<std::io::Cursor<Vec<u8>>>;
+
+fn respond(url: &str, wav: &[u8]) -> Response {
+    let (path, query) = url.split_once('?').unwrap_or((url, ""));
+    let param = |name: &str| {
+        query.split('&').find_map(|pair| {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            (decode_component(k) == name).then(|| decode_component(v))
+        })
+    };
+    let title = param("title");
+    match path {
+        "/tone.wav" => with_type(tiny_http::Response::from_data(wav.to_vec()), "audio/wav"),
+        "/long" => html(
+            title.as_deref().unwrap_or("Long page"),
+            r#"<div id="top">top</div><div style="height:10000px"></div><div id="bottom">bottom</div>"#,
+        ),
+        "/audio" => html(
+            title.as_deref().unwrap_or("Audio page"),
+            r#"<audio src="/tone.wav" autoplay loop></audio>"#,
+        ),
+        "/search" => {
+            let q = param("q").unwrap_or_default();
+            html(&format!("Search: {q}"), &format!("<p id=\"q\">{}</p>", escape(&q)))
+        }
+        _ if path.starts_with("/page/") => {
+            let fallback = decode_component(&path["/page/".len()..]);
+            let title = title.unwrap_or(fallback);
+            html(&title, &format!("<p>{}</p>", escape(&title)))
+        }
+        _ => with_type(
+            tiny_http::Response::from_data(b"not found".to_vec()).with_status_code(404),
+            "text/plain; charset=utf-8",
+        ),
+    }
+}
+
+fn html(title: &str, body: &str) -> Response {
+    let title = escape(title);
+    let page = format!(
+        "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>{title}</title></head>\n\
+         <body><h1>{title}</h1>\n{body}\n</body></html>\n"
+    );
+    with_type(
+        tiny_http::Response::from_data(page.into_bytes()),
+        "text/html; charset=utf-8",
+    )
+}
+
+fn with_type(response: Response, content_type: &str) -> Response {
+    let header = tiny_http::Header::from_bytes("Content-Type", content_type)
+        .expect("valid header");
+    response.with_header(header)
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// Percent-encodes everything but unreserved characters (RFC 3986).
+pub fn encode_component(text: &str) -> String {
+    let mut out = String::new();
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Decodes `%XX` escapes and `+` (as a space).
+pub fn decode_component(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => {
+                let hex = |c: u8| (c as char).to_digit(16);
+                match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                    (Some(hi), Some(lo)) => {
+                        out.push((hi * 16 + lo) as u8);
+                        i += 2;
+                    }
+                    _ => out.push(b'%'),
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// A mono 16-bit PCM WAV file of a sine tone.
+pub fn tone_wav(freq: f64, seconds: f64, sample_rate: u32) -> Vec<u8> {
+    let samples = (seconds * sample_rate as f64).round() as u32;
+    let data_len = samples * 2;
+    let mut wav = Vec::with_capacity(44 + data_len as usize);
+    wav.extend_from_slice(b"RIFF");
+    wav.extend_from_slice(&(36 + data_len).to_le_bytes());
+    wav.extend_from_slice(b"WAVEfmt ");
+    wav.extend_from_slice(&16u32.to_le_bytes()); // fmt chunk size
+    wav.extend_from_slice(&1u16.to_le_bytes()); // PCM
+    wav.extend_from_slice(&1u16.to_le_bytes()); // mono
+    wav.extend_from_slice(&sample_rate.to_le_bytes());
+    wav.extend_from_slice(&(sample_rate * 2).to_le_bytes()); // byte rate
+    wav.extend_from_slice(&2u16.to_le_bytes()); // block align
+    wav.extend_from_slice(&16u16.to_le_bytes()); // bits per sample
+    wav.extend_from_slice(b"data");
+    wav.extend_from_slice(&data_len.to_le_bytes());
+    for n in 0..samples {
+        let t = n as f64 / sample_rate as f64;
+        let s = (2.0 * std::f64::consts::PI * freq * t).sin() * 0.3 * i16::MAX as f64;
+        wav.extend_from_slice(&(s.round() as i16).to_le_bytes());
+    }
+    wav
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn component_round_trip() {
+        let text = "YouTube - cats & dogs/ü?=+%";
+        assert_eq!(decode_component(&encode_component(text)), text);
+        assert_eq!(decode_component("a+b%20c%zz%4"), "a b c%zz%4");
+    }
+
+    #[test]
+    fn serves_pages() {
+        let server = PageServer::start().unwrap();
+        let get = |url: &str| ureq::get(url).call();
+        let body = get(&server.page("Team <Wiki>"))
+            .unwrap()
+            .into_string()
+            .unwrap();
+        assert!(body.contains("<title>Team &lt;Wiki&gt;</title>"), "{body}");
+        let body = get(&server.search_url("rust async")).unwrap().into_string().unwrap();
+        assert!(body.contains("<title>Search: rust async</title>"), "{body}");
+        let wav = get(&server.url("/tone.wav")).unwrap();
+        assert_eq!(wav.content_type(), "audio/wav");
+        match get(&server.url("/nope")) {
+            Err(ureq::Error::Status(404, _)) => {}
+            other => panic!("expected 404, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn tone_is_one_second_of_pcm() {
+        let wav = tone_wav(440.0, 1.0, 44_100);
+        assert_eq!(wav.len(), 44 + 44_100 * 2);
+        assert_eq!(&wav[..4], b"RIFF");
+    }
+}

@@ -1,0 +1,3 @@
+// Loads the popup's wasm (ext-popup); all logic lives there.
+import init from "./pkg/ext_popup.js";
+init();

@@ -1,0 +1,8 @@
+//! End-to-end tests: the built `.xpi` in a real Firefox (ESR), driven by
+//! geckodriver. Needs `--features e2e`; `make test` builds the add-on and
+//! installs Firefox and geckodriver first.
+//!
+//! Each test starts its own browser with [`tab_whisperer::Firefox`]; one
+//! module per area.
+
+mod smoke;
