@@ -6,3 +6,9 @@
 //! module per area.
 
 mod smoke;
+mod browse;
+mod groups;
+mod lookup;
+mod safety;
+mod tabs;
+mod util;

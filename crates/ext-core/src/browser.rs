@@ -42,7 +42,8 @@ pub trait Browser {
     async fn set_muted(&self, tab_id: i64, muted: bool) -> BrowserResult<()>;
     async fn reload_tab(&self, tab_id: i64, bypass_cache: bool) -> BrowserResult<()>;
     async fn discard_tabs(&self, tab_ids: &[i64]) -> BrowserResult<()>;
-    async fn duplicate_tab(&self, tab_id: i64) -> BrowserResult<Tab>;
+    /// Duplicates a tab into position `index` of its window.
+    async fn duplicate_tab(&self, tab_id: i64, index: i64) -> BrowserResult<Tab>;
 
     /// Adds the tabs to `group_id`, or to a new group in the first tab's
     /// window; answers the group's id.

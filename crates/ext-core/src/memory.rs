@@ -371,7 +371,7 @@ impl Browser for MemoryBrowser {
         })
     }
 
-    async fn duplicate_tab(&self, tab_id: i64) -> BrowserResult<Tab> {
+    async fn duplicate_tab(&self, tab_id: i64, index: i64) -> BrowserResult<Tab> {
         self.with(|s| {
             let orig = tab(s, tab_id)?.clone();
             let id = s.tabs.iter().map(|t| t.id).max().unwrap_or(0) + 1;
@@ -384,7 +384,7 @@ impl Browser for MemoryBrowser {
                 last_accessed: s.now,
                 ..orig.clone()
             });
-            insert(s, orig.window_id, id, orig.index + 1);
+            insert(s, orig.window_id, id, index);
             activate(s, id)?;
             Ok(tab(s, id)?.clone())
         })

@@ -315,8 +315,9 @@ pub async fn discard_tabs<B: Browser>(b: &B, a: TabIdsArgs) -> ToolResult<ToolOu
 }
 
 pub async fn duplicate_tab<B: Browser>(b: &B, a: TabIdArgs) -> ToolResult<ToolOutput> {
-    find_tab(&b.tabs().await?, a.tab_id)?;
-    let tab = b.duplicate_tab(a.tab_id).await?;
+    let original = find_tab(&b.tabs().await?, a.tab_id)?.clone();
+    // Right after the original (Firefox would put it after the selected tab).
+    let tab = b.duplicate_tab(a.tab_id, original.index + 1).await?;
     Ok(ToolOutput::with_undo(
         json!({ "tab": tab }),
         vec![UndoStep::Close {

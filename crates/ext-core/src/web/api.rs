@@ -40,7 +40,7 @@ extern "C" {
     #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = discard)]
     pub fn tabs_discard(ids: &JsValue) -> Result<Promise, JsValue>;
     #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = duplicate)]
-    pub fn tabs_duplicate(id: f64) -> Result<Promise, JsValue>;
+    pub fn tabs_duplicate(id: f64, info: &JsValue) -> Result<Promise, JsValue>;
     #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = group)]
     pub fn tabs_group(info: &JsValue) -> Result<Promise, JsValue>;
     #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = ungroup)]

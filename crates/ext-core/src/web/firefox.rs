@@ -165,8 +165,9 @@ impl Browser for FirefoxBrowser {
         run(tabs_discard(&js(json!(tab_ids)))).await
     }
 
-    async fn duplicate_tab(&self, tab_id: i64) -> BrowserResult<Tab> {
-        let tab: FirefoxTab = call(tabs_duplicate(tab_id as f64)).await?;
+    async fn duplicate_tab(&self, tab_id: i64, index: i64) -> BrowserResult<Tab> {
+        let info = js(json!({ "index": index, "active": true }));
+        let tab: FirefoxTab = call(tabs_duplicate(tab_id as f64, &info)).await?;
         Ok(tab.into())
     }
 

@@ -1,0 +1,118 @@
+//! Every voice-browsing command on the active tab of a real window.
+
+use crate::util::*;
+use serde_json::{json, Value};
+use tab_whisperer::wait_for;
+
+fn browse(env: &Env, action: &str, amount: Option<f64>) -> Value {
+    let mut args = json!({ "action": action });
+    if let Some(a) = amount {
+        args["amount"] = json!(a);
+    }
+    env.ok("browse", args)["result"].clone()
+}
+
+#[test]
+fn scrolling_and_zoom() {
+    let env = start();
+    let url = env.pages.long_page("Long read");
+    let id = env.open_active(&url, "Long read");
+    let page = |script: &str| env.ff.page_eval("/long", script).unwrap();
+
+    let r = browse(&env, "scroll_down", None);
+    assert_eq!(r["tab"]["id"], id, "acts on the active tab");
+    assert_eq!(r["scrollY"], 400.0);
+    assert_eq!(page("return window.scrollY;"), 400.0);
+    let r = browse(&env, "scroll_up", Some(150.0));
+    assert_eq!(page("return window.scrollY;"), 250.0);
+    assert_eq!(r["scrollY"], 250.0);
+    let inner = page("return window.innerHeight;").as_f64().unwrap();
+    browse(&env, "page_down", None);
+    let after = page("return window.scrollY;").as_f64().unwrap();
+    assert_eq!(after, 250.0 + (inner * 0.9).round());
+    browse(&env, "page_up", None);
+    assert_eq!(page("return window.scrollY;"), 250.0);
+    browse(&env, "bottom", None);
+    assert_eq!(
+        page("return window.scrollY;"),
+        page("return document.documentElement.scrollHeight - window.innerHeight;")
+    );
+    browse(&env, "top", None);
+    assert_eq!(page("return window.scrollY;"), 0.0);
+
+    // Zoom follows Firefox's steps; the page's devicePixelRatio shows it.
+    let base = page("return window.devicePixelRatio;").as_f64().unwrap();
+    let r = browse(&env, "zoom_in", None);
+    assert_eq!(r["zoom"], 1.1);
+    wait_for(LOAD, "the page to zoom", || {
+        let dpr = page("return window.devicePixelRatio;").as_f64().unwrap();
+        Ok(((dpr / base - 1.1).abs() < 0.01).then_some(()))
+    })
+    .unwrap();
+    let r = browse(&env, "zoom_out", Some(2.0));
+    assert_eq!(r["zoom"], 0.9);
+    env.undo();
+    let r = browse(&env, "zoom_reset", None);
+    assert_eq!(r["zoom"], 1.0);
+}
+
+#[test]
+fn navigation_reload_stop_and_tab_commands() {
+    let env = start();
+    let first = env.pages.page("First stop");
+    let second = env.pages.page("Second stop");
+    let id = env.open_active(&first, "First stop");
+    // Navigate the tab to a second page, as a person clicking a link would.
+    env.ff
+        .page_eval("first-stop", &format!("location.href = {}; return null;", json!(second)))
+        .unwrap();
+    env.wait_tab(id, "the second page", |t| t["title"] == "Second stop");
+
+    browse(&env, "back", None);
+    env.wait_tab(id, "going back", |t| t["title"] == "First stop");
+    browse(&env, "forward", None);
+    env.wait_tab(id, "going forward", |t| t["title"] == "Second stop");
+
+    for action in ["reload", "hard_reload"] {
+        env.ff
+            .page_eval("second-stop", "window.__mark = 1; return null;")
+            .unwrap();
+        browse(&env, action, None);
+        wait_for(LOAD, action, || {
+            let v = env
+                .ff
+                .page_eval("second-stop", "return document.readyState === 'complete' && window.__mark === undefined;")
+                .unwrap_or(json!(false));
+            Ok((v == true).then_some(()))
+        })
+        .unwrap();
+    }
+    let r = browse(&env, "stop", None);
+    assert_eq!(r["tab"]["id"], id);
+    assert_eq!(env.tab(id)["title"], "Second stop", "stop leaves the page");
+
+    // next/previous tab walk the window's tabs, wrapping around.
+    let window = env.tab(id)["windowId"].as_i64().unwrap();
+    let in_window: Vec<i64> = env
+        .tabs()
+        .iter()
+        .filter(|t| t["windowId"] == window)
+        .map(|t| t["id"].as_i64().unwrap())
+        .collect();
+    let at = in_window.iter().position(|t| *t == id).unwrap();
+    browse(&env, "next_tab", None);
+    assert_eq!(env.active_tab(window)["id"], in_window[(at + 1) % in_window.len()]);
+    browse(&env, "previous_tab", None);
+    assert_eq!(env.active_tab(window)["id"], id);
+
+    // new_tab opens and activates; close_tab closes the active tab.
+    let count = env.tabs().len();
+    let r = browse(&env, "new_tab", None);
+    let new = r["tab"]["id"].as_i64().unwrap();
+    assert_eq!(env.tabs().len(), count + 1);
+    assert_eq!(env.active_tab(window)["id"], new);
+    let r = browse(&env, "close_tab", None);
+    assert_eq!(r["tab"]["id"], new);
+    assert_eq!(env.tabs().len(), count);
+    assert!(env.tabs().iter().all(|t| t["id"] != new));
+}

@@ -1,0 +1,74 @@
+//! Search engines, web search, bookmarks and history in real Firefox.
+
+use crate::util::*;
+use serde_json::json;
+
+#[test]
+fn search_engines_and_web_search_open_a_results_tab() {
+    let env = start();
+    let engines = env.ok("list_search_engines", json!({}))["result"]["engines"].clone();
+    let engines = engines.as_array().expect("engines").clone();
+    assert!(!engines.is_empty(), "Firefox has search engines");
+    assert_eq!(
+        engines.iter().filter(|e| e["isDefault"] == true).count(),
+        1,
+        "{engines:?}"
+    );
+    let name = engines[engines.len() - 1]["name"].as_str().unwrap().to_string();
+    let count = env.tabs().len();
+    let r = env.ok("web_search", json!({ "query": "quokka habitat", "engine": name.to_lowercase() }));
+    assert_eq!(r["result"]["engine"], name.as_str());
+    let id = r["result"]["tab"]["id"].as_i64().unwrap();
+    assert_eq!(env.tabs().len(), count + 1);
+    // The new tab goes to the engine's results for the query. The host name
+    // resolves to 127.0.0.1 in tests, so nothing leaves this machine.
+    let t = env.wait_tab(id, "the results URL", |t| {
+        t["url"].as_str().is_some_and(|u| u.contains("quokka"))
+    });
+    assert_eq!(t["active"], true);
+    assert_eq!(env.fails("web_search", json!({ "query": "x", "engine": "No Such Engine" })), "NOT_FOUND");
+    // Default engine.
+    let r = env.ok("web_search", json!({ "query": "wombat" }));
+    let default = engines.iter().find(|e| e["isDefault"] == true).unwrap();
+    assert_eq!(r["result"]["engine"], default["name"]);
+    env.undo();
+    assert_eq!(env.tabs().len(), count + 1, "undo closes the results tab");
+}
+
+#[test]
+fn bookmarks_into_a_new_folder_and_history_search() {
+    let env = start();
+    let ids = env.open(&["Quokka facts", "Wombat burrows"]);
+
+    let r = env.ok("create_bookmark", json!({ "tabId": ids[0], "folder": "E2E Reading" }));
+    assert_eq!(r["result"]["folderCreated"], true, "{r}");
+    assert_eq!(r["result"]["bookmark"]["title"], "Quokka facts");
+    assert_eq!(r["result"]["bookmark"]["folder"], "E2E Reading");
+    let r = env.ok("create_bookmark", json!({ "tabId": ids[1], "folder": "e2e reading" }));
+    assert_eq!(r["result"]["folderCreated"], false, "the folder is found again");
+
+    let found = env.ok("search_bookmarks", json!({ "query": "quokka" }))["result"].clone();
+    assert_eq!(found["count"], 1, "{found}");
+    assert_eq!(found["bookmarks"][0]["folder"], "E2E Reading");
+    assert!(found["bookmarks"][0]["url"].as_str().unwrap().contains("quokka"));
+
+    env.undo();
+    env.undo();
+    let found = env.ok("search_bookmarks", json!({ "query": "quokka" }))["result"].clone();
+    assert_eq!(found["count"], 0, "undo removes the bookmark: {found}");
+
+    // History: the pages just visited, by words and time range.
+    let h = env.ok("search_history", json!({ "query": "quokka" }))["result"].clone();
+    assert!(h["count"].as_u64().unwrap() >= 1, "{h}");
+    assert_eq!(h["items"][0]["title"], "Quokka facts");
+    let visited = h["items"][0]["lastVisitTime"].as_f64().unwrap();
+    let r = env.ok(
+        "search_history",
+        json!({ "query": "quokka", "startTime": visited - 60_000.0, "endTime": visited + 60_000.0 }),
+    );
+    assert_eq!(r["result"]["count"], 1);
+    let r = env.ok("search_history", json!({ "query": "quokka", "startTime": visited + 3_600_000.0 }));
+    assert_eq!(r["result"]["count"], 0);
+    let r = env.ok("search_history", json!({ "query": "quokka", "endTime": visited - 3_600_000.0 }));
+    assert_eq!(r["result"]["count"], 0);
+}
