@@ -75,7 +75,12 @@ fn scripted() -> Result<()> {
     let ff = Firefox::headless()?;
 
     let mut ids = Vec::new();
-    for title in ["Rust async book", "YouTube - cats", "YouTube - dogs", "Team Wiki"] {
+    for title in [
+        "Rust async book",
+        "YouTube - cats",
+        "YouTube - dogs",
+        "Team Wiki",
+    ] {
         let answer = step(
             &ff,
             json!({ "type": "tool", "name": "create_tab", "args": { "url": pages.page(title) } }),
@@ -84,7 +89,10 @@ fn scripted() -> Result<()> {
     }
     let (videos, wiki) = (json!([ids[1], ids[2]]), json!([ids[3]]));
 
-    step(&ff, json!({ "type": "tool", "name": "list_tabs", "args": {} }))?;
+    step(
+        &ff,
+        json!({ "type": "tool", "name": "list_tabs", "args": {} }),
+    )?;
     step(
         &ff,
         json!({ "type": "tool", "name": "group_tabs",

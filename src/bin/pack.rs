@@ -29,7 +29,11 @@ fn arg(args: &[String], name: &str) -> Result<PathBuf, String> {
 
 fn run() -> Result<(), String> {
     let args: Vec<String> = std::env::args().collect();
-    let (pkg, dir, xpi) = (arg(&args, "--pkg")?, arg(&args, "--dir")?, arg(&args, "--xpi")?);
+    let (pkg, dir, xpi) = (
+        arg(&args, "--pkg")?,
+        arg(&args, "--dir")?,
+        arg(&args, "--xpi")?,
+    );
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files: Vec<(String, Vec<u8>)> = vec![
         ("manifest.json".into(), MANIFEST.as_bytes().to_vec()),
@@ -63,12 +67,18 @@ fn run() -> Result<(), String> {
         .compression_method(zip::CompressionMethod::Deflated)
         .last_modified_time(zip::DateTime::default());
     for (name, bytes) in &files {
-        zip.start_file(name.as_str(), options).map_err(|e| e.to_string())?;
+        zip.start_file(name.as_str(), options)
+            .map_err(|e| e.to_string())?;
         zip.write_all(bytes).map_err(|e| e.to_string())?;
     }
     zip.finish().map_err(|e| e.to_string())?;
     let size = fs::metadata(&xpi).map(|m| m.len()).unwrap_or(0);
-    println!("packed {} files into {} ({} KiB)", files.len(), xpi.display(), size / 1024);
+    println!(
+        "packed {} files into {} ({} KiB)",
+        files.len(),
+        xpi.display(),
+        size / 1024
+    );
     Ok(())
 }
 

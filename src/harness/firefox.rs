@@ -283,7 +283,9 @@ impl Firefox {
                 e => done({ e: String(e) }),
             );
         "#;
-        let answer = self.session.execute_async(SEND, std::slice::from_ref(message))?;
+        let answer = self
+            .session
+            .execute_async(SEND, std::slice::from_ref(message))?;
         if let Some(r) = answer.get("r") {
             Ok(r.clone())
         } else if let Some(e) = answer.get("e") {
@@ -401,11 +403,7 @@ impl Firefox {
     /// the extension page. geckodriver selects a tab it switches to; the
     /// previously selected tab of every window is selected again afterwards
     /// so the browser's active tabs do not change.
-    pub fn with_window<T>(
-        &self,
-        handle: &str,
-        f: impl FnOnce(&Session) -> Result<T>,
-    ) -> Result<T> {
+    pub fn with_window<T>(&self, handle: &str, f: impl FnOnce(&Session) -> Result<T>) -> Result<T> {
         let selected = self.selected_tabs()?;
         self.session.switch_to_window(handle)?;
         let result = f(&self.session);

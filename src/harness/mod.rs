@@ -34,7 +34,9 @@ pub enum Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::WebDriver { error, message } => write!(f, "WebDriver error `{error}`: {message}"),
+            Error::WebDriver { error, message } => {
+                write!(f, "WebDriver error `{error}`: {message}")
+            }
             Error::Script(m) => write!(f, "script error: {m}"),
             Error::Timeout(m) => write!(f, "timeout: {m}"),
             Error::Setup(m) => write!(f, "setup: {m}"),

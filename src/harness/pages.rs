@@ -124,7 +124,10 @@ fn respond(url: &str, wav: &[u8]) -> Response {
         ),
         "/search" => {
             let q = param("q").unwrap_or_default();
-            html(&format!("Search: {q}"), &format!("<p id=\"q\">{}</p>", escape(&q)))
+            html(
+                &format!("Search: {q}"),
+                &format!("<p id=\"q\">{}</p>", escape(&q)),
+            )
         }
         _ if path.starts_with("/page/") => {
             let fallback = decode_component(&path["/page/".len()..]);
@@ -151,8 +154,7 @@ fn html(title: &str, body: &str) -> Response {
 }
 
 fn with_type(response: Response, content_type: &str) -> Response {
-    let header = tiny_http::Header::from_bytes("Content-Type", content_type)
-        .expect("valid header");
+    let header = tiny_http::Header::from_bytes("Content-Type", content_type).expect("valid header");
     response.with_header(header)
 }
 
@@ -246,7 +248,10 @@ mod tests {
             .into_string()
             .unwrap();
         assert!(body.contains("<title>Team &lt;Wiki&gt;</title>"), "{body}");
-        let body = get(&server.search_url("rust async")).unwrap().into_string().unwrap();
+        let body = get(&server.search_url("rust async"))
+            .unwrap()
+            .into_string()
+            .unwrap();
         assert!(body.contains("<title>Search: rust async</title>"), "{body}");
         let wav = get(&server.url("/tone.wav")).unwrap();
         assert_eq!(wav.content_type(), "audio/wav");

@@ -45,7 +45,12 @@ impl Session {
             .build();
         let driver_url = driver_url.trim_end_matches('/');
         let body = json!({ "capabilities": { "alwaysMatch": capabilities } });
-        let value = request(&agent, "POST", &format!("{driver_url}/session"), Some(&body))?;
+        let value = request(
+            &agent,
+            "POST",
+            &format!("{driver_url}/session"),
+            Some(&body),
+        )?;
         let id = value["sessionId"]
             .as_str()
             .ok_or_else(|| Error::Io(format!("new session: no sessionId in {value}")))?
@@ -154,8 +159,7 @@ impl Session {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir)?;
         }
-        std::fs::write(path, png)
-            .map_err(|e| Error::Io(format!("writing {}: {e}", path.display())))
+        std::fs::write(path, png).map_err(|e| Error::Io(format!("writing {}: {e}", path.display())))
     }
 
     /// Installs an add-on (an `.xpi` or an unpacked folder) from `path`;
@@ -253,7 +257,10 @@ pub(crate) fn request(
             let text = resp.into_string().unwrap_or_default();
             match serde_json::from_str::<Value>(&text) {
                 Ok(answer) if answer["value"]["error"].is_string() => Err(Error::WebDriver {
-                    error: answer["value"]["error"].as_str().unwrap_or_default().to_string(),
+                    error: answer["value"]["error"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_string(),
                     message: answer["value"]["message"]
                         .as_str()
                         .unwrap_or_default()

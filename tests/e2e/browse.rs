@@ -64,7 +64,10 @@ fn navigation_reload_stop_and_tab_commands() {
     let id = env.open_active(&first, "First stop");
     // Navigate the tab to a second page, as a person clicking a link would.
     env.ff
-        .page_eval("first-stop", &format!("location.href = {}; return null;", json!(second)))
+        .page_eval(
+            "first-stop",
+            &format!("location.href = {}; return null;", json!(second)),
+        )
         .unwrap();
     env.wait_tab(id, "the second page", |t| t["title"] == "Second stop");
 
@@ -81,7 +84,10 @@ fn navigation_reload_stop_and_tab_commands() {
         wait_for(LOAD, action, || {
             let v = env
                 .ff
-                .page_eval("second-stop", "return document.readyState === 'complete' && window.__mark === undefined;")
+                .page_eval(
+                    "second-stop",
+                    "return document.readyState === 'complete' && window.__mark === undefined;",
+                )
                 .unwrap_or(json!(false));
             Ok((v == true).then_some(()))
         })
@@ -101,7 +107,10 @@ fn navigation_reload_stop_and_tab_commands() {
         .collect();
     let at = in_window.iter().position(|t| *t == id).unwrap();
     browse(&env, "next_tab", None);
-    assert_eq!(env.active_tab(window)["id"], in_window[(at + 1) % in_window.len()]);
+    assert_eq!(
+        env.active_tab(window)["id"],
+        in_window[(at + 1) % in_window.len()]
+    );
     browse(&env, "previous_tab", None);
     assert_eq!(env.active_tab(window)["id"], id);
 

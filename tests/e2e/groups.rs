@@ -27,17 +27,26 @@ fn group_list_update_collapse_ungroup_and_undo() {
     env.undo();
     assert_eq!(env.tab(ids[2])["groupId"], -1, "undo takes it out again");
 
-    let r = env.ok("update_group", json!({ "groupId": gid, "title": "Sprint 42", "color": "cyan" }));
+    let r = env.ok(
+        "update_group",
+        json!({ "groupId": gid, "title": "Sprint 42", "color": "cyan" }),
+    );
     assert_eq!(r["result"]["group"]["title"], "Sprint 42");
     let r = env.ok("collapse_group", json!({ "groupId": gid }));
     assert_eq!(r["result"]["group"]["collapsed"], true);
-    let r = env.ok("collapse_group", json!({ "groupId": gid, "collapsed": false }));
+    let r = env.ok(
+        "collapse_group",
+        json!({ "groupId": gid, "collapsed": false }),
+    );
     assert_eq!(r["result"]["group"]["collapsed"], false);
     env.undo();
     env.undo();
     env.undo();
     let g = &env.ok("list_groups", json!({}))["result"]["groups"][0];
-    assert_eq!((g["title"].clone(), g["color"].clone()), (json!("Sprint"), json!("purple")));
+    assert_eq!(
+        (g["title"].clone(), g["color"].clone()),
+        (json!("Sprint"), json!("purple"))
+    );
 
     // Ungroup the whole group; undo recreates it with its look.
     let layout = |env: &Env| -> Vec<(i64, i64)> {

@@ -14,9 +14,15 @@ fn search_engines_and_web_search_open_a_results_tab() {
         1,
         "{engines:?}"
     );
-    let name = engines[engines.len() - 1]["name"].as_str().unwrap().to_string();
+    let name = engines[engines.len() - 1]["name"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let count = env.tabs().len();
-    let r = env.ok("web_search", json!({ "query": "quokka habitat", "engine": name.to_lowercase() }));
+    let r = env.ok(
+        "web_search",
+        json!({ "query": "quokka habitat", "engine": name.to_lowercase() }),
+    );
     assert_eq!(r["result"]["engine"], name.as_str());
     let id = r["result"]["tab"]["id"].as_i64().unwrap();
     assert_eq!(env.tabs().len(), count + 1);
@@ -26,7 +32,13 @@ fn search_engines_and_web_search_open_a_results_tab() {
         t["url"].as_str().is_some_and(|u| u.contains("quokka"))
     });
     assert_eq!(t["active"], true);
-    assert_eq!(env.fails("web_search", json!({ "query": "x", "engine": "No Such Engine" })), "NOT_FOUND");
+    assert_eq!(
+        env.fails(
+            "web_search",
+            json!({ "query": "x", "engine": "No Such Engine" })
+        ),
+        "NOT_FOUND"
+    );
     // Default engine.
     let r = env.ok("web_search", json!({ "query": "wombat" }));
     let default = engines.iter().find(|e| e["isDefault"] == true).unwrap();
@@ -40,17 +52,29 @@ fn bookmarks_into_a_new_folder_and_history_search() {
     let env = start();
     let ids = env.open(&["Quokka facts", "Wombat burrows"]);
 
-    let r = env.ok("create_bookmark", json!({ "tabId": ids[0], "folder": "E2E Reading" }));
+    let r = env.ok(
+        "create_bookmark",
+        json!({ "tabId": ids[0], "folder": "E2E Reading" }),
+    );
     assert_eq!(r["result"]["folderCreated"], true, "{r}");
     assert_eq!(r["result"]["bookmark"]["title"], "Quokka facts");
     assert_eq!(r["result"]["bookmark"]["folder"], "E2E Reading");
-    let r = env.ok("create_bookmark", json!({ "tabId": ids[1], "folder": "e2e reading" }));
-    assert_eq!(r["result"]["folderCreated"], false, "the folder is found again");
+    let r = env.ok(
+        "create_bookmark",
+        json!({ "tabId": ids[1], "folder": "e2e reading" }),
+    );
+    assert_eq!(
+        r["result"]["folderCreated"], false,
+        "the folder is found again"
+    );
 
     let found = env.ok("search_bookmarks", json!({ "query": "quokka" }))["result"].clone();
     assert_eq!(found["count"], 1, "{found}");
     assert_eq!(found["bookmarks"][0]["folder"], "E2E Reading");
-    assert!(found["bookmarks"][0]["url"].as_str().unwrap().contains("quokka"));
+    assert!(found["bookmarks"][0]["url"]
+        .as_str()
+        .unwrap()
+        .contains("quokka"));
 
     env.undo();
     env.undo();
@@ -67,8 +91,14 @@ fn bookmarks_into_a_new_folder_and_history_search() {
         json!({ "query": "quokka", "startTime": visited - 60_000.0, "endTime": visited + 60_000.0 }),
     );
     assert_eq!(r["result"]["count"], 1);
-    let r = env.ok("search_history", json!({ "query": "quokka", "startTime": visited + 3_600_000.0 }));
+    let r = env.ok(
+        "search_history",
+        json!({ "query": "quokka", "startTime": visited + 3_600_000.0 }),
+    );
     assert_eq!(r["result"]["count"], 0);
-    let r = env.ok("search_history", json!({ "query": "quokka", "endTime": visited - 3_600_000.0 }));
+    let r = env.ok(
+        "search_history",
+        json!({ "query": "quokka", "endTime": visited - 3_600_000.0 }),
+    );
     assert_eq!(r["result"]["count"], 0);
 }

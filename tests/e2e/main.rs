@@ -5,10 +5,10 @@
 //! Each test starts its own browser with [`tab_whisperer::Firefox`]; one
 //! module per area.
 
-mod smoke;
 mod browse;
 mod groups;
 mod lookup;
 mod safety;
+mod smoke;
 mod tabs;
 mod util;

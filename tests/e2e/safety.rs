@@ -12,13 +12,34 @@ fn errors_are_answered_and_the_background_survives() {
 
     assert_eq!(env.fails("no_such_tool", json!({})), "UNKNOWN_COMMAND");
     assert_eq!(env.fails("close_tabs", json!({})), "INVALID_ARGS");
-    assert_eq!(env.fails("close_tabs", json!({ "tabIds": "all" })), "INVALID_ARGS");
-    assert_eq!(env.fails("switch_tab", json!({ "tabId": "first" })), "INVALID_ARGS");
-    assert_eq!(env.fails("group_tabs", json!({ "tabIds": ids, "color": "plaid" })), "INVALID_ARGS");
-    assert_eq!(env.fails("close_tabs", json!({ "tabIds": [987654] })), "NOT_FOUND");
-    assert_eq!(env.fails("switch_tab", json!({ "tabId": 987654 })), "NOT_FOUND");
-    assert_eq!(env.fails("update_group", json!({ "groupId": 987654, "title": "x" })), "NOT_FOUND");
-    assert_eq!(env.fails("create_tab", json!({ "url": "javascript:alert(1)" })), "INVALID_ARGS");
+    assert_eq!(
+        env.fails("close_tabs", json!({ "tabIds": "all" })),
+        "INVALID_ARGS"
+    );
+    assert_eq!(
+        env.fails("switch_tab", json!({ "tabId": "first" })),
+        "INVALID_ARGS"
+    );
+    assert_eq!(
+        env.fails("group_tabs", json!({ "tabIds": ids, "color": "plaid" })),
+        "INVALID_ARGS"
+    );
+    assert_eq!(
+        env.fails("close_tabs", json!({ "tabIds": [987654] })),
+        "NOT_FOUND"
+    );
+    assert_eq!(
+        env.fails("switch_tab", json!({ "tabId": 987654 })),
+        "NOT_FOUND"
+    );
+    assert_eq!(
+        env.fails("update_group", json!({ "groupId": 987654, "title": "x" })),
+        "NOT_FOUND"
+    );
+    assert_eq!(
+        env.fails("create_tab", json!({ "url": "javascript:alert(1)" })),
+        "INVALID_ARGS"
+    );
 
     // Closing every tab of a window is refused, and nothing closes.
     let window = env.tab(ids[0])["windowId"].clone();
@@ -28,7 +49,10 @@ fn errors_are_answered_and_the_background_survives() {
         .filter(|t| t["windowId"] == window)
         .map(|t| t["id"].clone())
         .collect();
-    assert_eq!(env.fails("close_tabs", json!({ "tabIds": whole })), "REFUSED");
+    assert_eq!(
+        env.fails("close_tabs", json!({ "tabIds": whole })),
+        "REFUSED"
+    );
     assert_eq!(env.tabs().len(), count);
 
     // Malformed messages of every shape get an error answer.
@@ -73,8 +97,10 @@ fn layout(env: &Env) -> Vec<(String, i64, bool, String, String)> {
                 t["url"].as_str().unwrap().to_string(),
                 t["index"].as_i64().unwrap(),
                 t["pinned"].as_bool().unwrap(),
-                g.map(|g| g["title"].as_str().unwrap().to_string()).unwrap_or_default(),
-                g.map(|g| g["color"].as_str().unwrap().to_string()).unwrap_or_default(),
+                g.map(|g| g["title"].as_str().unwrap().to_string())
+                    .unwrap_or_default(),
+                g.map(|g| g["color"].as_str().unwrap().to_string())
+                    .unwrap_or_default(),
             )
         })
         .collect()
@@ -87,8 +113,14 @@ fn closing_thirty_tabs_then_undo_restores_all_in_place() {
     let refs: Vec<&str> = titles.iter().map(String::as_str).collect();
     let ids = env.open(&refs);
     env.ok("pin_tabs", json!({ "tabIds": [ids[0], ids[1]] }));
-    env.ok("group_tabs", json!({ "tabIds": &ids[5..10], "title": "Batch", "color": "orange" }));
-    env.ok("group_tabs", json!({ "tabIds": &ids[20..23], "title": "Other", "color": "green" }));
+    env.ok(
+        "group_tabs",
+        json!({ "tabIds": &ids[5..10], "title": "Batch", "color": "orange" }),
+    );
+    env.ok(
+        "group_tabs",
+        json!({ "tabIds": &ids[20..23], "title": "Other", "color": "green" }),
+    );
     env.ok("mute_tabs", json!({ "tabIds": [ids[12]] }));
     let before = layout(&env);
 
@@ -99,7 +131,10 @@ fn closing_thirty_tabs_then_undo_restores_all_in_place() {
     assert_eq!(env.ok("list_groups", json!({}))["result"]["count"], 0);
 
     let answer = env.undo();
-    assert!(answer["reply"].as_str().unwrap().contains("reopened 30"), "{answer}");
+    assert!(
+        answer["reply"].as_str().unwrap().contains("reopened 30"),
+        "{answer}"
+    );
     wait_for(LOAD, "all 30 tabs back in place", || {
         Ok((layout(&env) == before).then_some(()))
     })
@@ -125,14 +160,21 @@ fn the_log_survives_restarting_the_background() {
     assert_eq!(newest["calls"][0]["tool"], "close_tabs");
     assert_eq!(newest["error"]["code"], "NOT_FOUND");
     for key in ["id", "time", "command", "calls", "reply", "error"] {
-        assert!(newest.get(key).is_some(), "log entries have {key}: {newest}");
+        assert!(
+            newest.get(key).is_some(),
+            "log entries have {key}: {newest}"
+        );
     }
 
     env.ff.reload_extension().unwrap();
 
     let after = env.ff.send(&json!({ "type": "log" })).unwrap();
     let after = after["entries"].as_array().unwrap().clone();
-    assert_eq!(after[..entries.len()], entries[..], "the same entries after a restart");
+    assert_eq!(
+        after[..entries.len()],
+        entries[..],
+        "the same entries after a restart"
+    );
     // The undo journal survives too: unmute the tab muted before the restart.
     env.undo();
     assert_eq!(env.tab(ids[0])["muted"], false);

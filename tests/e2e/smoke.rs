@@ -14,7 +14,11 @@ fn extension_answers_and_sees_tabs() {
     let answer = ff.send(&json!({ "type": "schemas" })).unwrap();
     assert_eq!(answer["ok"], true, "{answer}");
     let schemas = answer["schemas"].as_array().expect("schemas array");
-    assert!(schemas.len() >= 21, "only {} schemas: {answer}", schemas.len());
+    assert!(
+        schemas.len() >= 21,
+        "only {} schemas: {answer}",
+        schemas.len()
+    );
     for schema in schemas {
         assert_eq!(schema["type"], "function", "{schema}");
         let name = schema["function"]["name"].as_str().unwrap_or_default();
@@ -32,13 +36,17 @@ fn extension_answers_and_sees_tabs() {
     let created = ff.tool_result("create_tab", json!({ "url": url })).unwrap();
     let tab_id = created["tab"]["id"].clone();
     assert!(tab_id.is_number(), "{created}");
-    let tab: Value = wait_for(Duration::from_secs(10), "the page title in list_tabs", || {
-        let listed = ff.tool_result("list_tabs", json!({}))?;
-        let tabs = listed["tabs"].as_array().cloned().unwrap_or_default();
-        Ok(tabs
-            .into_iter()
-            .find(|t| t["id"] == tab_id && t["title"] == "Smoke test page"))
-    })
+    let tab: Value = wait_for(
+        Duration::from_secs(10),
+        "the page title in list_tabs",
+        || {
+            let listed = ff.tool_result("list_tabs", json!({}))?;
+            let tabs = listed["tabs"].as_array().cloned().unwrap_or_default();
+            Ok(tabs
+                .into_iter()
+                .find(|t| t["id"] == tab_id && t["title"] == "Smoke test page"))
+        },
+    )
     .unwrap();
     assert_eq!(tab["url"], url, "{tab}");
 }

@@ -26,7 +26,10 @@ fn list_switch_create_duplicate_pin_mute() {
 
     // create_tab at an index; duplicate_tab next to the original.
     let url = env.pages.page("Delta page");
-    let created = env.ok("create_tab", json!({ "url": url, "index": 1, "active": false }));
+    let created = env.ok(
+        "create_tab",
+        json!({ "url": url, "index": 1, "active": false }),
+    );
     let delta = created["result"]["tab"]["id"].as_i64().unwrap();
     env.wait_titles(&[delta], &["Delta page"]);
     assert_eq!(env.tab(delta)["index"], 1);
@@ -38,7 +41,10 @@ fn list_switch_create_duplicate_pin_mute() {
         env.tab(ids[0])["index"].as_i64().unwrap() + 1
     );
     env.undo();
-    assert!(env.tabs().iter().all(|t| t["id"] != copy), "undo closes the copy");
+    assert!(
+        env.tabs().iter().all(|t| t["id"] != copy),
+        "undo closes the copy"
+    );
 
     // pin_tabs moves to the front; undo puts it back.
     let before = env.tab(ids[2])["index"].clone();
@@ -47,7 +53,10 @@ fn list_switch_create_duplicate_pin_mute() {
     assert_eq!(env.tab(ids[2])["index"], 0);
     env.undo();
     let t = env.tab(ids[2]);
-    assert_eq!((t["pinned"].clone(), t["index"].clone()), (json!(false), before));
+    assert_eq!(
+        (t["pinned"].clone(), t["index"].clone()),
+        (json!(false), before)
+    );
 
     // mute_tabs, then unmute with muted: false.
     env.ok("mute_tabs", json!({ "tabIds": [ids[0], ids[1]] }));
@@ -67,11 +76,17 @@ fn reload_discard_move_close_and_duplicates() {
     env.ff
         .page_eval(&url_two, "window.__mark = 1; return window.__mark;")
         .unwrap();
-    env.ok("reload_tabs", json!({ "tabIds": [ids[1]], "bypassCache": true }));
+    env.ok(
+        "reload_tabs",
+        json!({ "tabIds": [ids[1]], "bypassCache": true }),
+    );
     tab_whisperer::wait_for(LOAD, "the page to reload", || {
         let v = env
             .ff
-            .page_eval(&url_two, "return document.readyState === 'complete' && window.__mark === undefined;")
+            .page_eval(
+                &url_two,
+                "return document.readyState === 'complete' && window.__mark === undefined;",
+            )
             .unwrap_or(json!(false));
         Ok((v == true).then_some(()))
     })
@@ -80,14 +95,24 @@ fn reload_discard_move_close_and_duplicates() {
     // discard_tabs unloads background tabs only.
     let r = env.ok("discard_tabs", json!({ "tabIds": [ids[2]] }));
     assert_eq!(id_list(&r["result"]["discarded"]), [ids[2]]);
-    env.wait_tab(ids[2], "the tab to be discarded", |t| t["discarded"] == true);
+    env.wait_tab(ids[2], "the tab to be discarded", |t| {
+        t["discarded"] == true
+    });
 
     // move_tabs within the window, then undo.
-    let before: Vec<i64> = env.tabs().iter().map(|t| t["id"].as_i64().unwrap()).collect();
+    let before: Vec<i64> = env
+        .tabs()
+        .iter()
+        .map(|t| t["id"].as_i64().unwrap())
+        .collect();
     env.ok("move_tabs", json!({ "tabIds": [ids[3]], "index": 0 }));
     assert_eq!(env.tab(ids[3])["index"], 0);
     env.undo();
-    let after: Vec<i64> = env.tabs().iter().map(|t| t["id"].as_i64().unwrap()).collect();
+    let after: Vec<i64> = env
+        .tabs()
+        .iter()
+        .map(|t| t["id"].as_i64().unwrap())
+        .collect();
     assert_eq!(after, before);
 
     // move_tabs to another window, then undo.
@@ -101,7 +126,10 @@ fn reload_discard_move_close_and_duplicates() {
             .find(|w| *w != window))
     })
     .unwrap();
-    env.ok("move_tabs", json!({ "tabIds": [ids[0]], "windowId": other }));
+    env.ok(
+        "move_tabs",
+        json!({ "tabIds": [ids[0]], "windowId": other }),
+    );
     assert_eq!(env.tab(ids[0])["windowId"], other);
     env.undo();
     assert_eq!(env.tab(ids[0])["windowId"], window);
@@ -113,14 +141,20 @@ fn reload_discard_move_close_and_duplicates() {
     assert!(env.tabs().iter().all(|t| t["id"] != ids[1]));
     env.undo();
     let back = tab_whisperer::wait_for(LOAD, "the closed tab to come back", || {
-        Ok(env.tabs().into_iter().find(|t| t["url"] == url_two.as_str()))
+        Ok(env
+            .tabs()
+            .into_iter()
+            .find(|t| t["url"] == url_two.as_str()))
     })
     .unwrap();
     assert_eq!(back["index"], index);
 
     // close_duplicate_tabs keeps one copy.
     let url_four = env.tab(ids[3])["url"].as_str().unwrap().to_string();
-    let extra = env.ok("create_tab", json!({ "url": format!("{url_four}#part"), "active": false }));
+    let extra = env.ok(
+        "create_tab",
+        json!({ "url": format!("{url_four}#part"), "active": false }),
+    );
     let extra = extra["result"]["tab"]["id"].as_i64().unwrap();
     env.wait_titles(&[extra], &["Four"]);
     let r = env.ok("close_duplicate_tabs", json!({}));

@@ -14,27 +14,39 @@ pub struct Env {
 
 pub fn start() -> Env {
     let pages = PageServer::start().expect("local page server");
-    let ff = Firefox::headless().expect("Firefox with the add-on (run `make test` to build and install what it needs)");
+    let ff = Firefox::headless()
+        .expect("Firefox with the add-on (run `make test` to build and install what it needs)");
     Env { ff, pages }
 }
 
 impl Env {
     /// Runs a tool that must succeed; answers its whole answer.
     pub fn ok(&self, name: &str, args: Value) -> Value {
-        let answer = self.ff.tool(name, args.clone()).expect("the background answers");
+        let answer = self
+            .ff
+            .tool(name, args.clone())
+            .expect("the background answers");
         assert_eq!(answer["ok"], true, "{name}({args}) → {answer}");
         answer
     }
 
     /// Runs a tool that must fail; answers the error code.
     pub fn fails(&self, name: &str, args: Value) -> String {
-        let answer = self.ff.tool(name, args.clone()).expect("the background answers");
+        let answer = self
+            .ff
+            .tool(name, args.clone())
+            .expect("the background answers");
         assert_eq!(answer["ok"], false, "{name}({args}) should fail → {answer}");
         assert!(
-            answer["error"]["message"].as_str().is_some_and(|m| !m.is_empty()),
+            answer["error"]["message"]
+                .as_str()
+                .is_some_and(|m| !m.is_empty()),
             "an error says why: {answer}"
         );
-        answer["error"]["code"].as_str().unwrap_or_default().to_string()
+        answer["error"]["code"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
     }
 
     pub fn undo(&self) -> Value {
@@ -83,9 +95,10 @@ impl Env {
     pub fn wait_titles(&self, ids: &[i64], titles: &[&str]) {
         wait_for(LOAD, "pages to load", || {
             let tabs = self.tabs();
-            let loaded = ids.iter().zip(titles).all(|(id, title)| {
-                tabs.iter().any(|t| t["id"] == *id && t["title"] == *title)
-            });
+            let loaded = ids
+                .iter()
+                .zip(titles)
+                .all(|(id, title)| tabs.iter().any(|t| t["id"] == *id && t["title"] == *title));
             Ok(loaded.then_some(()))
         })
         .expect("pages load");
@@ -96,7 +109,12 @@ impl Env {
         wait_for(LOAD, what, || {
             Ok(self.tabs().into_iter().find(|t| t["id"] == id && check(t)))
         })
-        .unwrap_or_else(|e| panic!("{e}; tab now: {:?}", self.tabs().into_iter().find(|t| t["id"] == id)))
+        .unwrap_or_else(|e| {
+            panic!(
+                "{e}; tab now: {:?}",
+                self.tabs().into_iter().find(|t| t["id"] == id)
+            )
+        })
     }
 
     pub fn active_tab(&self, window: i64) -> Value {

@@ -4,7 +4,9 @@
 
 use crate::browser::Browser;
 use crate::error::{ToolError, ToolResult};
+use crate::interpret::{self, Plan, Special};
 use crate::log::{prune, LogEntry, LoggedCall};
+use crate::model::State;
 use crate::storage::Storage;
 use crate::tools::{self, clip};
 use crate::undo::{UndoEntry, UndoJournal};
@@ -17,11 +19,18 @@ const UNDO_KEY: &str = "undoJournal";
 /// Longest command text accepted; longer text is refused, not cut.
 pub const MAX_COMMAND_CHARS: usize = 10_000;
 
+struct Pending {
+    text: String,
+    plan: Plan,
+}
+
 pub struct Background<B, S> {
     browser: B,
     storage: S,
     log: RefCell<Vec<LogEntry>>,
     journal: RefCell<UndoJournal>,
+    /// A risky plan waiting for "yes".
+    pending: RefCell<Option<Pending>>,
     loaded: Cell<bool>,
     seq: Cell<u64>,
     /// Changing work runs one message at a time, so that undo records and
@@ -36,6 +45,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
             storage,
             log: RefCell::default(),
             journal: RefCell::default(),
+            pending: RefCell::default(),
             loaded: Cell::new(false),
             seq: Cell::new(0),
             busy: Mutex::new(()),
@@ -70,11 +80,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
             "tool" => {
                 let name = match obj.get("name") {
                     Some(Value::String(s)) => s.clone(),
-                    _ => {
-                        return Err(ToolError::invalid(
-                            "A tool message needs 'name', a string.",
-                        ))
-                    }
+                    _ => return Err(ToolError::invalid("A tool message needs 'name', a string.")),
                 };
                 let args = obj.get("args").cloned().unwrap_or(Value::Null);
                 Ok(self.run_tool(&name, &args).await)
@@ -104,8 +110,14 @@ impl<B: Browser, S: Storage> Background<B, S> {
                     .get("limit")
                     .and_then(Value::as_u64)
                     .unwrap_or(crate::log::MAX_ENTRIES as u64) as usize;
-                let entries: Vec<LogEntry> =
-                    self.log.borrow().iter().rev().take(limit).cloned().collect();
+                let entries: Vec<LogEntry> = self
+                    .log
+                    .borrow()
+                    .iter()
+                    .rev()
+                    .take(limit)
+                    .cloned()
+                    .collect();
                 Ok(json!({ "ok": true, "entries": entries }))
             }
             "clear_log" => {
@@ -170,40 +182,183 @@ impl<B: Browser, S: Storage> Background<B, S> {
         }
     }
 
-    /// A typed or spoken command. The offline interpreter arrives with its
-    /// own issue; until then every command is answered `UNKNOWN_COMMAND`.
+    /// A typed or spoken command, run through the offline interpreter.
+    /// Risky plans wait for "yes"; anything else cancels them.
     pub async fn run_command(&self, text: &str) -> Value {
         let _guard = self.busy.lock().await;
         self.ensure_loaded().await;
-        let error = if text.trim().is_empty() {
-            ToolError::invalid("The command is empty: say or type what to do.")
-        } else if text.chars().count() > MAX_COMMAND_CHARS {
-            ToolError::invalid(format!(
+        if text.chars().count() > MAX_COMMAND_CHARS {
+            let e = ToolError::invalid(format!(
                 "The command is longer than {MAX_COMMAND_CHARS} characters."
-            ))
-        } else {
-            ToolError::unknown(format!(
-                "I can't interpret '{}' yet; run a tool directly.",
-                clip(text.trim(), 80)
-            ))
+            ));
+            return self.refuse(text, e).await;
+        }
+        let pending = self.pending.take();
+        let state = match self.snapshot(text).await {
+            Ok(s) => s,
+            Err(e) => return self.refuse(text, e).await,
         };
+        let plan = interpret::plan(text, &state, &self.options());
+        match (plan.special, pending) {
+            (Some(Special::Yes), Some(p)) => return self.execute(&p.text, p.plan).await,
+            (Some(Special::Yes), None) => {
+                return self.refuse(text, ToolError::invalid("There is nothing to confirm.")).await
+            }
+            // Anything but "yes" cancels a waiting plan.
+            (_, Some(_)) => {
+                let reply = "Cancelled; nothing was changed.".to_string();
+                self.log_reply(text, &reply, None).await;
+                return json!({ "ok": true, "reply": reply, "calls": [], "cancelled": true });
+            }
+            (Some(Special::No), None) => {
+                let reply = "OK, nothing to do.".to_string();
+                self.log_reply(text, &reply, None).await;
+                return json!({ "ok": true, "reply": reply, "calls": [] });
+            }
+            (Some(Special::Undo), None) => return self.undo_locked(None).await,
+            (None, None) => {}
+        }
+        if let Some(code) = plan.error {
+            return self.refuse(text, ToolError::new(code, plan.reply.clone())).await;
+        }
+        if plan.needs_confirmation {
+            let question = plan.question.clone().unwrap_or_default();
+            let planned = serde_json::to_value(&plan.calls).unwrap_or(Value::Null);
+            self.log_reply(text, &question, None).await;
+            self.pending.replace(Some(Pending {
+                text: text.to_string(),
+                plan,
+            }));
+            return json!({ "ok": true, "reply": question, "question": question,
+                "needs_confirmation": true, "calls": [], "plan": planned });
+        }
+        self.execute(text, plan).await
+    }
+
+    /// The browser as the interpreter needs to see it.
+    async fn snapshot(&self, text: &str) -> ToolResult<State> {
+        let b = &self.browser;
+        let mut state = State {
+            now: b.now_ms(),
+            windows: b.windows().await?,
+            tabs: b.tabs().await?,
+            groups: b.groups().await?,
+            // A browser without search engines still manages tabs.
+            search_engines: b.search_engines().await.unwrap_or_default(),
+            ..State::default()
+        };
+        if let Some(words) = interpret::needs_bookmarks(text) {
+            let queries = std::iter::once(words.join(" ")).chain(words.iter().cloned());
+            for q in queries.filter(|q| q.chars().count() >= 2) {
+                for found in b.search_bookmarks(&q).await.unwrap_or_default() {
+                    if !state.bookmarks.iter().any(|x| x.id == found.id) {
+                        state.bookmarks.push(found);
+                    }
+                }
+                if state.bookmarks.len() > 500 {
+                    break;
+                }
+            }
+        }
+        Ok(state)
+    }
+
+    fn options(&self) -> interpret::Options {
+        interpret::Options {
+            tz_offset_minutes: self.browser.tz_offset_minutes(),
+            ..interpret::Options::default()
+        }
+    }
+
+    /// Runs a plan's calls in order, as one undoable change.
+    async fn execute(&self, text: &str, plan: Plan) -> Value {
+        let time = self.browser.now_ms();
+        let mut performed = Vec::new();
+        let mut undo_steps = Vec::new();
+        let mut failure = None;
+        let mut summaries = Vec::new();
+        for c in &plan.calls {
+            match tools::run_tool(&self.browser, &c.tool, &c.args).await {
+                Ok(out) => {
+                    undo_steps.extend(out.undo);
+                    if plan.query {
+                        summaries.extend(summarize(&c.tool, &out.result));
+                    }
+                    performed.push(LoggedCall::new(&c.tool, &c.args, &out.result));
+                }
+                Err(e) => {
+                    performed.push(LoggedCall::new(&c.tool, &c.args, &Value::Null));
+                    failure = Some(e);
+                    break;
+                }
+            }
+        }
+        let undo_id = self.record_undo(&clip(text, 80), undo_steps, time).await;
+        let (reply, error) = match &failure {
+            None => {
+                let mut reply = plan.reply.clone();
+                for s in &summaries {
+                    reply.push(' ');
+                    reply += s;
+                }
+                (reply, None)
+            }
+            Some(e) if performed.len() > 1 => (
+                format!("Stopped part way: {} (what was done can be undone).", e.message),
+                Some(e.to_json()),
+            ),
+            Some(e) => (e.message.clone(), Some(e.to_json())),
+        };
+        let calls: Value = serde_json::to_value(&performed).unwrap_or(Value::Null);
+        self.append_log(LogEntry {
+            id: self.next_id("log"),
+            time,
+            command: Some(clip(text, 500)),
+            calls: performed,
+            reply: reply.clone(),
+            error: error.clone(),
+            undo_id: undo_id.clone(),
+        })
+        .await;
+        let mut answer = json!({ "ok": failure.is_none(), "reply": reply, "calls": calls,
+            "needs_confirmation": false });
+        if let Some(id) = undo_id {
+            answer["undo_id"] = json!(id);
+        }
+        if let Some(e) = error {
+            answer["error"] = e;
+        }
+        answer
+    }
+
+    /// Answers a command that did nothing, and logs it.
+    async fn refuse(&self, text: &str, e: ToolError) -> Value {
+        self.log_reply(text, &e.message, Some(e.to_json())).await;
+        json!({ "ok": false, "reply": e.message, "calls": [], "error": e.to_json() })
+    }
+
+    async fn log_reply(&self, text: &str, reply: &str, error: Option<Value>) {
         self.append_log(LogEntry {
             id: self.next_id("log"),
             time: self.browser.now_ms(),
             command: Some(clip(text, 500)),
             calls: vec![],
-            reply: error.message.clone(),
-            error: Some(error.to_json()),
+            reply: reply.to_string(),
+            error,
             undo_id: None,
         })
         .await;
-        json!({ "ok": false, "reply": error.message, "calls": [], "error": error.to_json() })
     }
 
     /// Reverts the newest change, or the one named.
     pub async fn undo(&self, id: Option<&str>) -> Value {
         let _guard = self.busy.lock().await;
         self.ensure_loaded().await;
+        self.pending.take();
+        self.undo_locked(id).await
+    }
+
+    async fn undo_locked(&self, id: Option<&str>) -> Value {
         let mut journal = self.journal.take();
         let outcome = match journal.take(id) {
             Ok(entry) => journal
@@ -221,10 +376,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
                     reply += &format!(": reopened {} tab(s)", report.reopened);
                 }
                 if report.missing > 0 {
-                    reply += &format!(
-                        " ({} tab(s) or group(s) no longer exist)",
-                        report.missing
-                    );
+                    reply += &format!(" ({} tab(s) or group(s) no longer exist)", report.missing);
                 }
                 reply.push('.');
                 (
@@ -338,5 +490,33 @@ pub fn describe(tool: &str, result: &Value) -> String {
             result.get("engine").and_then(Value::as_str).unwrap_or("?")
         ),
         other => format!("Done: {other}."),
+    }
+}
+
+/// What a query's results say, for the reply.
+fn summarize(tool: &str, result: &Value) -> Option<String> {
+    let list = |key: &str| result.get(key).and_then(Value::as_array).cloned().unwrap_or_default();
+    let titles = |items: &[Value]| {
+        items
+            .iter()
+            .take(5)
+            .map(|i| {
+                let t = i.get("title").and_then(Value::as_str).filter(|t| !t.is_empty());
+                let u = i.get("url").and_then(Value::as_str).unwrap_or("");
+                format!("'{}'", clip(t.unwrap_or(u), 60))
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match tool {
+        "search_history" => {
+            let items = list("items");
+            Some(if items.is_empty() { "none found.".into() } else { format!("{}{}.", titles(&items), if items.len() > 5 { format!(" and {} more", items.len() - 5) } else { String::new() }) })
+        }
+        "search_bookmarks" => {
+            let items = list("bookmarks");
+            Some(if items.is_empty() { "none found.".into() } else { format!("{}{}.", titles(&items), if items.len() > 5 { format!(" and {} more", items.len() - 5) } else { String::new() }) })
+        }
+        _ => None,
     }
 }

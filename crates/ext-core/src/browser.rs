@@ -3,8 +3,8 @@
 //! `twctl` use [`crate::memory::MemoryBrowser`].
 
 use crate::model::{
-    Bookmark, Group, GroupChange, HistoryItem, HistoryQuery, NewTab, PageScript, SearchEngine,
-    Tab, Window,
+    Bookmark, Group, GroupChange, HistoryItem, HistoryQuery, NewTab, PageScript, SearchEngine, Tab,
+    Window,
 };
 use std::fmt;
 
@@ -27,6 +27,11 @@ pub trait Browser {
     /// Milliseconds since the epoch.
     fn now_ms(&self) -> f64;
 
+    /// Minutes to add to UTC for local time.
+    fn tz_offset_minutes(&self) -> i32 {
+        0
+    }
+
     /// Normal (not popup or devtools) windows.
     async fn windows(&self) -> BrowserResult<Vec<Window>>;
     /// Every tab of every normal window, ordered by window, then index.
@@ -36,8 +41,7 @@ pub trait Browser {
     async fn close_tabs(&self, tab_ids: &[i64]) -> BrowserResult<()>;
     async fn create_tab(&self, spec: &NewTab) -> BrowserResult<Tab>;
     /// Moves one tab; `index` -1 means the end of the window.
-    async fn move_tab(&self, tab_id: i64, window_id: Option<i64>, index: i64)
-        -> BrowserResult<()>;
+    async fn move_tab(&self, tab_id: i64, window_id: Option<i64>, index: i64) -> BrowserResult<()>;
     async fn set_pinned(&self, tab_id: i64, pinned: bool) -> BrowserResult<()>;
     async fn set_muted(&self, tab_id: i64, muted: bool) -> BrowserResult<()>;
     async fn reload_tab(&self, tab_id: i64, bypass_cache: bool) -> BrowserResult<()>;

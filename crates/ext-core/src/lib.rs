@@ -5,6 +5,7 @@
 pub mod api;
 pub mod browser;
 pub mod error;
+pub mod interpret;
 pub mod log;
 pub mod memory;
 pub mod model;

@@ -99,7 +99,9 @@ mod tests {
     fn prune_keeps_newest_500_within_30_days() {
         let now = 100.0 * 24.0 * 3600.0 * 1000.0;
         let day = 24.0 * 3600.0 * 1000.0;
-        let mut entries: Vec<LogEntry> = (0..40).map(|i| entry(i, now - 40.0 * day + i as f64 * day)).collect();
+        let mut entries: Vec<LogEntry> = (0..40)
+            .map(|i| entry(i, now - 40.0 * day + i as f64 * day))
+            .collect();
         entries.extend((40..640).map(|i| entry(i, now - 1000.0 + i as f64)));
         prune(&mut entries, now);
         assert_eq!(entries.len(), MAX_ENTRIES);
@@ -115,6 +117,9 @@ mod tests {
         let small = json!({"tabs": [1, 2, 3], "count": 3});
         assert_eq!(compact(&small), small);
         let big = json!({"tabs": vec!["x".repeat(100); 100], "count": 100});
-        assert_eq!(compact(&big), json!({"tabs": {"omitted": 100}, "count": 100}));
+        assert_eq!(
+            compact(&big),
+            json!({"tabs": {"omitted": 100}, "count": 100})
+        );
     }
 }

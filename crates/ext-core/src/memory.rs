@@ -58,8 +58,7 @@ impl MemoryBrowser {
 
 /// Sorts tabs, renumbers indices, keeps pinned tabs first and drops empty groups.
 fn normalize(s: &mut State) {
-    s.tabs
-        .sort_by_key(|t| (t.window_id, !t.pinned, t.index));
+    s.tabs.sort_by_key(|t| (t.window_id, !t.pinned, t.index));
     let mut last_window = None;
     let mut i = 0;
     for t in &mut s.tabs {
@@ -254,7 +253,8 @@ impl Browser for MemoryBrowser {
             }
             // A window without tabs closes.
             let tabs = &s.tabs;
-            s.windows.retain(|w| tabs.iter().any(|t| t.window_id == w.id));
+            s.windows
+                .retain(|w| tabs.iter().any(|t| t.window_id == w.id));
             Ok(())
         })
     }
@@ -280,7 +280,11 @@ impl Browser for MemoryBrowser {
                 id,
                 window_id: window,
                 index: i64::MAX,
-                title: if spec.url.is_some() { url.clone() } else { "New Tab".into() },
+                title: if spec.url.is_some() {
+                    url.clone()
+                } else {
+                    "New Tab".into()
+                },
                 url,
                 active: false,
                 pinned: spec.pinned,
@@ -322,7 +326,8 @@ impl Browser for MemoryBrowser {
             insert(s, window, tab_id, index);
             settle_group(s, tab_id);
             let tabs = &s.tabs;
-            s.windows.retain(|w| tabs.iter().any(|t| t.window_id == w.id));
+            s.windows
+                .retain(|w| tabs.iter().any(|t| t.window_id == w.id));
             Ok(())
         })
     }
@@ -336,7 +341,10 @@ impl Browser for MemoryBrowser {
             t.pinned = pinned;
             t.group_id = NO_GROUP;
             let window = t.window_id;
-            let ids: Vec<i64> = order(s, window).into_iter().filter(|x| *x != tab_id).collect();
+            let ids: Vec<i64> = order(s, window)
+                .into_iter()
+                .filter(|x| *x != tab_id)
+                .collect();
             // Pinning puts a tab at the end of the pinned tabs; unpinning
             // puts it first among the others.
             let at = pinned_count(s, &ids) as i64;
@@ -474,9 +482,11 @@ impl Browser for MemoryBrowser {
                 tab_mut(s, *id)?.group_id = NO_GROUP;
                 // An ungrouped tab leaves the group's span: it goes after it.
                 let ids = order(s, t.window_id);
-                let last_member = ids
-                    .iter()
-                    .rposition(|x| s.tabs.iter().any(|o| o.id == *x && o.group_id == t.group_id));
+                let last_member = ids.iter().rposition(|x| {
+                    s.tabs
+                        .iter()
+                        .any(|o| o.id == *x && o.group_id == t.group_id)
+                });
                 if let Some(last) = last_member {
                     if last > t.index as usize {
                         let mut ids: Vec<i64> = ids.into_iter().filter(|x| x != id).collect();
@@ -537,8 +547,15 @@ impl Browser for MemoryBrowser {
         };
         self.with(|s| {
             let t = tab_mut(s, tab_id)?;
-            let slug: String = name.to_lowercase().chars().filter(|c| c.is_alphanumeric()).collect();
-            t.url = format!("https://{slug}.example/search?q={}", query.replace(' ', "+"));
+            let slug: String = name
+                .to_lowercase()
+                .chars()
+                .filter(|c| c.is_alphanumeric())
+                .collect();
+            t.url = format!(
+                "https://{slug}.example/search?q={}",
+                query.replace(' ', "+")
+            );
             t.title = format!("{query} - {name}");
             Ok(())
         })?;
@@ -561,8 +578,15 @@ impl Browser for MemoryBrowser {
 
     async fn find_bookmark_folder(&self, title: &str) -> BrowserResult<Option<String>> {
         let s = self.state.borrow();
-        let exists = s.bookmarks.iter().any(|b| b.folder.eq_ignore_ascii_case(title))
-            || self.folders.borrow().iter().any(|f| f.eq_ignore_ascii_case(title));
+        let exists = s
+            .bookmarks
+            .iter()
+            .any(|b| b.folder.eq_ignore_ascii_case(title))
+            || self
+                .folders
+                .borrow()
+                .iter()
+                .any(|f| f.eq_ignore_ascii_case(title));
         Ok(exists.then(|| format!("folder:{}", title.to_lowercase())))
     }
 
@@ -605,7 +629,9 @@ impl Browser for MemoryBrowser {
 
     async fn remove_bookmark(&self, id: &str) -> BrowserResult<()> {
         if let Some(key) = id.strip_prefix("folder:") {
-            self.folders.borrow_mut().retain(|f| f.to_lowercase() != key);
+            self.folders
+                .borrow_mut()
+                .retain(|f| f.to_lowercase() != key);
             return Ok(());
         }
         self.with(|s| {

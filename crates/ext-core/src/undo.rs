@@ -66,19 +66,37 @@ impl ClosedTab {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum UndoStep {
     /// Reopen closed tabs where they were.
-    Reopen { tabs: Vec<ClosedTab> },
+    Reopen {
+        tabs: Vec<ClosedTab>,
+    },
     /// Close tabs that were opened.
-    Close { tab_ids: Vec<i64> },
+    Close {
+        tab_ids: Vec<i64>,
+    },
     /// Put tabs back: window, position, pinned, muted, group.
-    Restore { placements: Vec<Placement> },
+    Restore {
+        placements: Vec<Placement>,
+    },
     /// Give a group back its title, color and collapsed state.
-    RestoreGroup { group: Group },
+    RestoreGroup {
+        group: Group,
+    },
     /// Make a tab active again and focus its window.
-    Activate { tab_id: i64, window_id: i64 },
+    Activate {
+        tab_id: i64,
+        window_id: i64,
+    },
     /// Load discarded tabs again.
-    Reload { tab_ids: Vec<i64> },
-    RemoveBookmarks { ids: Vec<String> },
-    Zoom { tab_id: i64, zoom: f64 },
+    Reload {
+        tab_ids: Vec<i64>,
+    },
+    RemoveBookmarks {
+        ids: Vec<String>,
+    },
+    Zoom {
+        tab_id: i64,
+        zoom: f64,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -216,7 +234,11 @@ impl UndoJournal {
                 match tabs.iter().find(|t| t.id == id) {
                     Some(t) => {
                         b.activate_tab(id).await?;
-                        let window = if t.window_id == *window_id { *window_id } else { t.window_id };
+                        let window = if t.window_id == *window_id {
+                            *window_id
+                        } else {
+                            t.window_id
+                        };
                         b.focus_window(window).await?;
                         report.restored += 1;
                     }
@@ -342,7 +364,11 @@ impl UndoJournal {
     }
 
     /// Moves tabs back to their window and index; true if anything moved.
-    async fn restore_positions<B: Browser>(&self, b: &B, present: &[&Placement]) -> ToolResult<bool> {
+    async fn restore_positions<B: Browser>(
+        &self,
+        b: &B,
+        present: &[&Placement],
+    ) -> ToolResult<bool> {
         let windows = b.windows().await?;
         let mut order: Vec<&&Placement> = present.iter().collect();
         order.sort_by_key(|p| (p.window_id, p.index));
@@ -374,14 +400,20 @@ impl UndoJournal {
     }
 
     /// Puts tabs back in their groups (recreating vanished ones); true if anything changed.
-    async fn restore_groups<B: Browser>(&mut self, b: &B, present: &[&Placement]) -> ToolResult<bool> {
+    async fn restore_groups<B: Browser>(
+        &mut self,
+        b: &B,
+        present: &[&Placement],
+    ) -> ToolResult<bool> {
         let tabs = b.tabs().await?;
         let current = |id: i64| tabs.iter().find(|t| t.id == id).map(|t| t.group_id);
         let mut ungroup = Vec::new();
         // Wanted group (its id when recorded) → tabs, in position order.
         let mut wanted: BTreeMap<i64, (Group, Vec<i64>)> = BTreeMap::new();
         for p in present {
-            let Some(now) = current(p.tab_id) else { continue };
+            let Some(now) = current(p.tab_id) else {
+                continue;
+            };
             match &p.group {
                 None if now != NO_GROUP => ungroup.push(p.tab_id),
                 None => {}

@@ -62,26 +62,59 @@ fn bad_arguments_get_clear_errors() {
     let f = Fixture::new();
     assert_eq!(f.fails("no_such_tool", json!({})), "UNKNOWN_COMMAND");
     assert_eq!(f.fails("close_tabs", json!({})), "INVALID_ARGS");
-    assert_eq!(f.fails("close_tabs", json!({"tabIds": "2"})), "INVALID_ARGS");
-    assert_eq!(f.fails("close_tabs", json!({"tabIds": [2.5]})), "INVALID_ARGS");
+    assert_eq!(
+        f.fails("close_tabs", json!({"tabIds": "2"})),
+        "INVALID_ARGS"
+    );
+    assert_eq!(
+        f.fails("close_tabs", json!({"tabIds": [2.5]})),
+        "INVALID_ARGS"
+    );
     assert_eq!(f.fails("close_tabs", json!({"tabIds": []})), "INVALID_ARGS");
-    assert_eq!(f.fails("close_tabs", json!({"tabIds": [2], "x": 1})), "INVALID_ARGS");
+    assert_eq!(
+        f.fails("close_tabs", json!({"tabIds": [2], "x": 1})),
+        "INVALID_ARGS"
+    );
     assert_eq!(f.fails("close_tabs", json!([2])), "INVALID_ARGS");
     assert_eq!(f.fails("close_tabs", json!({"tabIds": [999]})), "NOT_FOUND");
     assert_eq!(f.fails("switch_tab", json!({"tabId": 999})), "NOT_FOUND");
     assert_eq!(f.fails("list_tabs", json!({"windowId": 9})), "NOT_FOUND");
-    assert_eq!(f.fails("group_tabs", json!({"tabIds": [2], "color": "plaid"})), "INVALID_ARGS");
-    assert_eq!(f.fails("update_group", json!({"groupId": 201})), "INVALID_ARGS");
-    assert_eq!(f.fails("collapse_group", json!({"groupId": 7})), "NOT_FOUND");
+    assert_eq!(
+        f.fails("group_tabs", json!({"tabIds": [2], "color": "plaid"})),
+        "INVALID_ARGS"
+    );
+    assert_eq!(
+        f.fails("update_group", json!({"groupId": 201})),
+        "INVALID_ARGS"
+    );
+    assert_eq!(
+        f.fails("collapse_group", json!({"groupId": 7})),
+        "NOT_FOUND"
+    );
     assert_eq!(f.fails("move_tabs", json!({"tabIds": [2]})), "INVALID_ARGS");
-    assert_eq!(f.fails("create_tab", json!({"url": "javascript:alert(1)"})), "INVALID_ARGS");
-    assert_eq!(f.fails("create_tab", json!({"url": "file:///etc/passwd"})), "INVALID_ARGS");
+    assert_eq!(
+        f.fails("create_tab", json!({"url": "javascript:alert(1)"})),
+        "INVALID_ARGS"
+    );
+    assert_eq!(
+        f.fails("create_tab", json!({"url": "file:///etc/passwd"})),
+        "INVALID_ARGS"
+    );
     assert_eq!(f.fails("create_tab", json!({"url": "   "})), "INVALID_ARGS");
     assert_eq!(f.fails("web_search", json!({"query": ""})), "INVALID_ARGS");
-    assert_eq!(f.fails("web_search", json!({"query": "x", "engine": "Altavista"})), "NOT_FOUND");
-    assert_eq!(f.fails("search_history", json!({"startTime": 5, "endTime": 1})), "INVALID_ARGS");
+    assert_eq!(
+        f.fails("web_search", json!({"query": "x", "engine": "Altavista"})),
+        "NOT_FOUND"
+    );
+    assert_eq!(
+        f.fails("search_history", json!({"startTime": 5, "endTime": 1})),
+        "INVALID_ARGS"
+    );
     assert_eq!(f.fails("browse", json!({"action": "fly"})), "INVALID_ARGS");
-    assert_eq!(f.fails("browse", json!({"action": "scroll_down", "amount": -3})), "INVALID_ARGS");
+    assert_eq!(
+        f.fails("browse", json!({"action": "scroll_down", "amount": -3})),
+        "INVALID_ARGS"
+    );
     // Nothing changed.
     assert_eq!(f.state(), Fixture::new().state());
 }
@@ -126,14 +159,30 @@ fn list_tabs_filters_by_window_and_words() {
     let w2 = f.tool("list_tabs", json!({"windowId": 2}));
     assert_eq!(w2["result"]["count"], 2);
     let yt = f.tool("list_tabs", json!({"query": "YOUTUBE watch"}));
-    assert_eq!(ids(&json!(yt["result"]["tabs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["id"].clone())
-        .collect::<Vec<_>>())), [2, 4]);
+    assert_eq!(
+        ids(&json!(yt["result"]["tabs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["id"].clone())
+            .collect::<Vec<_>>())),
+        [2, 4]
+    );
     let tab = &yt["result"]["tabs"][0];
-    for key in ["id", "windowId", "index", "url", "title", "active", "pinned", "muted", "audible", "discarded", "groupId", "lastAccessed"] {
+    for key in [
+        "id",
+        "windowId",
+        "index",
+        "url",
+        "title",
+        "active",
+        "pinned",
+        "muted",
+        "audible",
+        "discarded",
+        "groupId",
+        "lastAccessed",
+    ] {
         assert!(tab.get(key).is_some(), "tab has {key}: {tab}");
     }
     assert!(yt.get("undo_id").is_none(), "listing changes nothing");
@@ -161,7 +210,10 @@ fn close_tabs_never_empties_a_window() {
     assert_eq!(f.state().tabs.len(), 8);
     f.tool("close_tabs", json!({"tabIds": [8]}));
     assert_eq!(f.fails("close_tabs", json!({"tabIds": [7]})), "REFUSED");
-    assert_eq!(f.fails("browse", json!({"action": "close_tab", "tabId": 7})), "REFUSED");
+    assert_eq!(
+        f.fails("browse", json!({"action": "close_tab", "tabId": 7})),
+        "REFUSED"
+    );
 }
 
 #[test]
@@ -175,19 +227,35 @@ fn close_then_undo_restores_place_pin_group_and_focus() {
     assert_eq!(s.tabs.len(), 4);
     assert!(s.groups.is_empty(), "the emptied group vanished");
     let answer = f.undo();
-    assert!(answer["reply"].as_str().unwrap().contains("reopened 4"), "{answer}");
+    assert!(
+        answer["reply"].as_str().unwrap().contains("reopened 4"),
+        "{answer}"
+    );
     assert_eq!(f.layout(), before);
     let s = f.state();
-    let active = s.tabs.iter().find(|t| t.window_id == 1 && t.active).unwrap();
+    let active = s
+        .tabs
+        .iter()
+        .find(|t| t.window_id == 1 && t.active)
+        .unwrap();
     assert_eq!(active.url, "https://doc.rust-lang.org/book/");
-    assert_eq!(f.send(json!({"type": "undo"}))["error"]["code"], "NOT_FOUND");
+    assert_eq!(
+        f.send(json!({"type": "undo"}))["error"]["code"],
+        "NOT_FOUND"
+    );
 }
 
 #[test]
 fn thirty_closed_tabs_come_back_in_place() {
     let mut state = sample_state();
     for i in 0..40 {
-        state.tabs.push(tab(100 + i, 1, 10 + i, &format!("https://site{i}.example/"), &format!("Site {i}")));
+        state.tabs.push(tab(
+            100 + i,
+            1,
+            10 + i,
+            &format!("https://site{i}.example/"),
+            &format!("Site {i}"),
+        ));
     }
     let f = Fixture::with(state);
     let before = f.layout();
@@ -202,10 +270,26 @@ fn thirty_closed_tabs_come_back_in_place() {
 #[test]
 fn close_duplicates_keeps_active_then_pinned_then_oldest() {
     let mut state = sample_state();
-    state.tabs.push(tab(9, 1, 6, "https://doc.rust-lang.org/book/#ch01", "The Rust Book"));
-    state.tabs.push(tab(10, 2, 2, "https://mail.google.com/mail/u/0/", "Inbox - Gmail"));
-    state.tabs.push(tab(11, 2, 3, "https://vimeo.com/1", "Dogs on Vimeo"));
-    state.tabs.push(tab(12, 2, 4, "https://vimeo.com/1#t=30", "Dogs on Vimeo"));
+    state.tabs.push(tab(
+        9,
+        1,
+        6,
+        "https://doc.rust-lang.org/book/#ch01",
+        "The Rust Book",
+    ));
+    state.tabs.push(tab(
+        10,
+        2,
+        2,
+        "https://mail.google.com/mail/u/0/",
+        "Inbox - Gmail",
+    ));
+    state
+        .tabs
+        .push(tab(11, 2, 3, "https://vimeo.com/1", "Dogs on Vimeo"));
+    state
+        .tabs
+        .push(tab(12, 2, 4, "https://vimeo.com/1#t=30", "Dogs on Vimeo"));
     let f = Fixture::with(state);
     let r = f.tool("close_duplicate_tabs", json!({}));
     let mut closed = ids(&r["result"]["closed"]);
@@ -223,14 +307,23 @@ fn close_duplicates_keeps_active_then_pinned_then_oldest() {
 #[test]
 fn close_duplicates_spares_pinned_copies_and_undoes() {
     let mut state = sample_state();
-    let mut pinned_copy = tab(9, 1, 1, "https://mail.google.com/mail/u/0/", "Inbox - Gmail");
+    let mut pinned_copy = tab(
+        9,
+        1,
+        1,
+        "https://mail.google.com/mail/u/0/",
+        "Inbox - Gmail",
+    );
     pinned_copy.pinned = true;
     state.tabs.push(pinned_copy);
     let f = Fixture::with(state);
     let before = f.layout();
     let r = f.tool("close_duplicate_tabs", json!({}));
     assert_eq!(r["result"]["count"], 0, "{r}");
-    f.tool("create_tab", json!({"url": "https://news.ycombinator.com/", "windowId": 1}));
+    f.tool(
+        "create_tab",
+        json!({"url": "https://news.ycombinator.com/", "windowId": 1}),
+    );
     let r = f.tool("close_duplicate_tabs", json!({}));
     assert_eq!(r["result"]["count"], 1);
     f.undo();
@@ -242,7 +335,10 @@ fn close_duplicates_spares_pinned_copies_and_undoes() {
 fn group_tabs_new_and_existing_and_undo() {
     let f = Fixture::new();
     let before = f.layout();
-    let r = f.tool("group_tabs", json!({"tabIds": [5, 6], "title": "Rust", "color": "purple"}));
+    let r = f.tool(
+        "group_tabs",
+        json!({"tabIds": [5, 6], "title": "Rust", "color": "purple"}),
+    );
     let group = &r["result"]["group"];
     assert_eq!(group["title"], "Rust");
     assert_eq!(group["color"], "purple");
@@ -252,7 +348,7 @@ fn group_tabs_new_and_existing_and_undo() {
     assert_eq!(ids(&r["result"]["group"]["tabIds"]), [5, 6, 8]);
     let s = f.state();
     assert_eq!(s.tabs.iter().find(|t| t.id == 8).unwrap().window_id, 1);
-    assert_eq!(f.fails("group_tabs", json!({"tabIds": [1]})), "REFUSED", );
+    assert_eq!(f.fails("group_tabs", json!({"tabIds": [1]})), "REFUSED",);
     f.undo();
     f.undo();
     assert_eq!(f.layout(), before);
@@ -290,7 +386,10 @@ fn move_tabs_within_and_across_windows_and_undo() {
     let s = f.state();
     let moved = s.tabs.iter().find(|t| t.id == 2).unwrap();
     assert_eq!((moved.window_id, moved.index, moved.group_id), (2, 2, -1));
-    assert_eq!(f.fails("move_tabs", json!({"tabIds": [7, 8, 2], "windowId": 1})), "REFUSED");
+    assert_eq!(
+        f.fails("move_tabs", json!({"tabIds": [7, 8, 2], "windowId": 1})),
+        "REFUSED"
+    );
     f.undo();
     f.undo();
     assert_eq!(f.layout(), before);
@@ -299,12 +398,18 @@ fn move_tabs_within_and_across_windows_and_undo() {
 #[test]
 fn create_duplicate_reload_discard() {
     let f = Fixture::new();
-    let r = f.tool("create_tab", json!({"url": "bbc.co.uk", "index": 2, "active": false}));
+    let r = f.tool(
+        "create_tab",
+        json!({"url": "bbc.co.uk", "index": 2, "active": false}),
+    );
     let t = &r["result"]["tab"];
     assert_eq!(t["url"], "https://bbc.co.uk/");
     assert_eq!(t["index"], 2);
     assert_eq!(t["windowId"], 1);
-    let r = f.tool("create_tab", json!({"url": "http://127.0.0.1:8080/page", "pinned": true}));
+    let r = f.tool(
+        "create_tab",
+        json!({"url": "http://127.0.0.1:8080/page", "pinned": true}),
+    );
     assert_eq!(r["result"]["tab"]["pinned"], true);
     assert_eq!(r["result"]["tab"]["index"], 1, "pinned tabs stay first");
     let r = f.tool("duplicate_tab", json!({"tabId": 5}));
@@ -314,7 +419,11 @@ fn create_duplicate_reload_discard() {
     assert!(f.state().tabs.iter().all(|t| t.id != copy));
     let r = f.tool("discard_tabs", json!({"tabIds": [4, 6]}));
     assert_eq!(ids(&r["result"]["discarded"]), [4]);
-    assert_eq!(ids(&r["result"]["skipped"]), [6], "the active tab stays loaded");
+    assert_eq!(
+        ids(&r["result"]["skipped"]),
+        [6],
+        "the active tab stays loaded"
+    );
     assert!(f.state().tabs.iter().find(|t| t.id == 4).unwrap().discarded);
     let r = f.tool("reload_tabs", json!({"tabIds": [4], "bypassCache": true}));
     assert_eq!(ids(&r["result"]["reloaded"]), [4]);
@@ -343,7 +452,10 @@ fn collapse_and_update_group_then_undo() {
     let f = Fixture::new();
     let r = f.tool("collapse_group", json!({"groupId": 201}));
     assert_eq!(r["result"]["group"]["collapsed"], true);
-    let r = f.tool("update_group", json!({"groupId": 201, "title": " Watch later ", "color": "cyan"}));
+    let r = f.tool(
+        "update_group",
+        json!({"groupId": 201, "title": " Watch later ", "color": "cyan"}),
+    );
     assert_eq!(r["result"]["group"]["title"], "Watch later");
     assert_eq!(r["result"]["group"]["color"], "cyan");
     f.undo();
@@ -358,11 +470,20 @@ fn web_search_uses_named_or_default_engine_in_a_new_tab() {
     let f = Fixture::new();
     let r = f.tool("list_search_engines", json!({}));
     assert_eq!(r["result"]["engines"].as_array().unwrap().len(), 3);
-    let r = f.tool("web_search", json!({"query": "rust async", "engine": "bing"}));
+    let r = f.tool(
+        "web_search",
+        json!({"query": "rust async", "engine": "bing"}),
+    );
     assert_eq!(r["result"]["engine"], "Bing");
     assert_eq!(r["result"]["tab"]["active"], true);
-    assert!(r["result"]["tab"]["url"].as_str().unwrap().contains("rust+async"));
-    let r = f.tool("web_search", json!({"query": "tokio", "engine": "wikipedia"}));
+    assert!(r["result"]["tab"]["url"]
+        .as_str()
+        .unwrap()
+        .contains("rust+async"));
+    let r = f.tool(
+        "web_search",
+        json!({"query": "tokio", "engine": "wikipedia"}),
+    );
     assert_eq!(r["result"]["engine"], "Wikipedia (en)");
     let r = f.tool("web_search", json!({"query": "tokio"}));
     assert_eq!(r["result"]["engine"], "Google");
@@ -379,12 +500,18 @@ fn bookmarks_search_and_create_into_a_new_folder_then_undo() {
     assert_eq!(r["result"]["bookmarks"][0]["folder"], "Cooking");
     let r = f.tool("create_bookmark", json!({"folder": "Reading"}));
     assert_eq!(r["result"]["folderCreated"], true);
-    assert_eq!(r["result"]["bookmark"]["url"], "https://doc.rust-lang.org/book/");
+    assert_eq!(
+        r["result"]["bookmark"]["url"],
+        "https://doc.rust-lang.org/book/"
+    );
     assert_eq!(r["result"]["bookmark"]["title"], "The Rust Book");
     assert_eq!(r["result"]["bookmark"]["folder"], "Reading");
     let r = f.tool("create_bookmark", json!({"folder": "reading", "tabId": 5}));
     assert_eq!(r["result"]["folderCreated"], false);
-    let r = f.tool("create_bookmark", json!({"url": "example.org/x", "title": "X"}));
+    let r = f.tool(
+        "create_bookmark",
+        json!({"url": "example.org/x", "title": "X"}),
+    );
     assert_eq!(r["result"]["bookmark"]["url"], "https://example.org/x");
     assert_eq!(f.state().bookmarks.len(), 5);
     f.undo();
@@ -398,8 +525,14 @@ fn history_search_by_text_and_time() {
     let f = Fixture::new();
     let r = f.tool("search_history", json!({"query": "webgpu"}));
     assert_eq!(r["result"]["count"], 2);
-    assert_eq!(r["result"]["items"][0]["title"], "WebGPU compute shaders", "newest first");
-    let r = f.tool("search_history", json!({"query": "webgpu", "startTime": NOW - 2.0 * HOUR, "endTime": NOW}));
+    assert_eq!(
+        r["result"]["items"][0]["title"], "WebGPU compute shaders",
+        "newest first"
+    );
+    let r = f.tool(
+        "search_history",
+        json!({"query": "webgpu", "startTime": NOW - 2.0 * HOUR, "endTime": NOW}),
+    );
     assert_eq!(r["result"]["count"], 1);
     let r = f.tool("search_history", json!({"maxResults": 2}));
     assert_eq!(r["result"]["count"], 2);
@@ -440,5 +573,9 @@ fn browse_commands_act_on_the_active_tab() {
     let r = f.tool("browse", json!({"action": "close_tab"}));
     assert_eq!(r["result"]["tab"]["id"], new);
     f.undo();
-    assert!(f.state().tabs.iter().any(|t| t.url == "about:newtab" && t.active));
+    assert!(f
+        .state()
+        .tabs
+        .iter()
+        .any(|t| t.url == "about:newtab" && t.active));
 }

@@ -51,6 +51,8 @@ mod tests {
             Some(json!({"type": "tool", "name": "list_tabs", "args": {}}))
         );
         assert_eq!(message_for("/undo").unwrap(), Some(json!({"type": "undo"})));
-        assert!(message_for("/close_tabs {oops").unwrap_err().contains("not JSON"));
+        assert!(message_for("/close_tabs {oops")
+            .unwrap_err()
+            .contains("not JSON"));
     }
 }

@@ -115,9 +115,11 @@ mod tests {
 
     #[test]
     fn a_log_entry_keeps_its_undo() {
-        let v = log_view(&json!({"id": "1", "time": 5.0, "command": null, "reply": "Closed 2 tab(s).",
+        let v = log_view(
+            &json!({"id": "1", "time": 5.0, "command": null, "reply": "Closed 2 tab(s).",
             "calls": [{"tool": "close_tabs", "args": {"tabIds": [1, 2]}, "result": {"count": 2}}],
-            "error": null, "undo_id": "undo-1"}));
+            "error": null, "undo_id": "undo-1"}),
+        );
         assert!(v.ok);
         assert_eq!(v.said, "/close_tabs");
         assert_eq!(v.undo_id.as_deref(), Some("undo-1"));

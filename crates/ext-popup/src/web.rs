@@ -71,7 +71,11 @@ fn render_entry(view: &EntryView) -> Element {
     let li = element("li", "", "");
     if let Some(t) = view.time {
         let date = js_sys::Date::new(&JsValue::from_f64(t));
-        let _ = li.append_child(&element("div", "time", &String::from(date.to_locale_string("default", &JsValue::UNDEFINED))));
+        let _ = li.append_child(&element(
+            "div",
+            "time",
+            &String::from(date.to_locale_string("default", &JsValue::UNDEFINED)),
+        ));
     }
     let _ = li.append_child(&element("div", "said", &view.said));
     let _ = li.append_child(&element(
@@ -138,7 +142,11 @@ async fn show_history() {
         return;
     };
     list.set_text_content(None);
-    let entries = answer.get("entries").and_then(Value::as_array).cloned().unwrap_or_default();
+    let entries = answer
+        .get("entries")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
     set_status(&format!("{} entries", entries.len()));
     for entry in &entries {
         let _ = list.append_child(&render_entry(&log_view(entry)));

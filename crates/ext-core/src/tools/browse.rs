@@ -61,14 +61,24 @@ pub async fn browse<B: Browser>(b: &B, a: BrowseArgs) -> ToolResult<ToolOutput> 
         }
         BrowseAction::ScrollUp | BrowseAction::ScrollDown => {
             let px = amount(&a, DEFAULT_SCROLL_PX)?.round() as i64;
-            let dy = if action == BrowseAction::ScrollUp { -px } else { px };
+            let dy = if action == BrowseAction::ScrollUp {
+                -px
+            } else {
+                px
+            };
             result["scrollY"] = json!(b.run_page_script(tab.id, PageScript::ScrollBy(dy)).await?);
         }
         BrowseAction::PageUp | BrowseAction::PageDown => {
             let pages = amount(&a, 1.0)?.round().max(1.0) as i64;
-            let n = if action == BrowseAction::PageUp { -pages } else { pages };
-            result["scrollY"] =
-                json!(b.run_page_script(tab.id, PageScript::ScrollPages(n)).await?);
+            let n = if action == BrowseAction::PageUp {
+                -pages
+            } else {
+                pages
+            };
+            result["scrollY"] = json!(
+                b.run_page_script(tab.id, PageScript::ScrollPages(n))
+                    .await?
+            );
         }
         BrowseAction::Top => {
             result["scrollY"] = json!(b.run_page_script(tab.id, PageScript::Top).await?);
@@ -91,9 +101,16 @@ pub async fn browse<B: Browser>(b: &B, a: BrowseArgs) -> ToolResult<ToolOutput> 
             });
         }
         BrowseAction::NextTab | BrowseAction::PreviousTab => {
-            let window: Vec<&Tab> = all.iter().filter(|t| t.window_id == tab.window_id).collect();
+            let window: Vec<&Tab> = all
+                .iter()
+                .filter(|t| t.window_id == tab.window_id)
+                .collect();
             let at = window.iter().position(|t| t.id == tab.id).unwrap_or(0) as i64;
-            let step = if action == BrowseAction::NextTab { 1 } else { -1 };
+            let step = if action == BrowseAction::NextTab {
+                1
+            } else {
+                -1
+            };
             let next = window[(at + step).rem_euclid(window.len() as i64) as usize];
             b.activate_tab(next.id).await?;
             undo.push(UndoStep::Activate {
@@ -124,7 +141,8 @@ pub async fn browse<B: Browser>(b: &B, a: BrowseArgs) -> ToolResult<ToolOutput> 
                 ));
             }
             let groups = b.groups().await?;
-            let record = crate::undo::ClosedTab::of(&tab, groups.iter().find(|g| g.id == tab.group_id));
+            let record =
+                crate::undo::ClosedTab::of(&tab, groups.iter().find(|g| g.id == tab.group_id));
             b.close_tabs(&[tab.id]).await?;
             undo.push(UndoStep::Reopen { tabs: vec![record] });
             result["tab"] = json!(tab);

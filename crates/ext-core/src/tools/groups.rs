@@ -97,7 +97,9 @@ async fn change_group<B: Browser>(b: &B, id: i64, change: GroupChange) -> ToolRe
     let before = find_group(&b.groups().await?, id)?.clone();
     if let Some(title) = &change.title {
         if title.chars().count() > 200 {
-            return Err(ToolError::invalid("A group title is at most 200 characters."));
+            return Err(ToolError::invalid(
+                "A group title is at most 200 characters.",
+            ));
         }
     }
     b.update_group(id, &change).await?;

@@ -110,7 +110,11 @@ pub async fn create_bookmark<B: Browser>(b: &B, a: CreateBookmarkArgs) -> ToolRe
             }
             t.url.clone()
         }
-        (None, None) => return Err(ToolError::invalid("create_bookmark: give a url or a tabId.")),
+        (None, None) => {
+            return Err(ToolError::invalid(
+                "create_bookmark: give a url or a tabId.",
+            ))
+        }
     };
     let title = match (&a.title, &tab) {
         (Some(t), _) => check_text("The bookmark title", t)?,

@@ -18,6 +18,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
 pub use browse::zoom_levels;
+pub use tabs::normalize_url;
 
 /// What a tool answers: its JSON result and how to revert it.
 #[derive(Debug, Default)]
@@ -90,9 +91,7 @@ fn parameters<T: JsonSchema>() -> Value {
         object.remove("$schema");
         object.remove("title");
         object.remove("description");
-        object
-            .entry("properties")
-            .or_insert_with(|| json!({}));
+        object.entry("properties").or_insert_with(|| json!({}));
     }
     schema
 }
@@ -198,7 +197,9 @@ fn find_tab(tabs: &[Tab], id: i64) -> ToolResult<&Tab> {
 /// The named tabs, each once, in the order given; all must exist.
 fn find_tabs(tabs: &[Tab], ids: &[i64]) -> ToolResult<Vec<Tab>> {
     if ids.is_empty() {
-        return Err(ToolError::invalid("tabIds is empty: name at least one tab."));
+        return Err(ToolError::invalid(
+            "tabIds is empty: name at least one tab.",
+        ));
     }
     let mut found: Vec<Tab> = Vec::with_capacity(ids.len());
     let mut missing = Vec::new();

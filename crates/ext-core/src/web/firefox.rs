@@ -3,8 +3,8 @@
 use super::api::*;
 use crate::browser::{Browser, BrowserError, BrowserResult};
 use crate::model::{
-    Bookmark, Group, GroupChange, HistoryItem, HistoryQuery, NewTab, PageScript, SearchEngine,
-    Tab, Window, NO_GROUP,
+    Bookmark, Group, GroupChange, HistoryItem, HistoryQuery, NewTab, PageScript, SearchEngine, Tab,
+    Window, NO_GROUP,
 };
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
@@ -98,12 +98,17 @@ impl Browser for FirefoxBrowser {
         js_sys::Date::now()
     }
 
+    fn tz_offset_minutes(&self) -> i32 {
+        -(js_sys::Date::new_0().get_timezone_offset() as i32)
+    }
+
     async fn windows(&self) -> BrowserResult<Vec<Window>> {
         call(windows_get_all(&js(json!({ "windowTypes": ["normal"] })))).await
     }
 
     async fn tabs(&self) -> BrowserResult<Vec<Tab>> {
-        let tabs: Vec<FirefoxTab> = call(tabs_query(&js(json!({ "windowType": "normal" })))).await?;
+        let tabs: Vec<FirefoxTab> =
+            call(tabs_query(&js(json!({ "windowType": "normal" })))).await?;
         let mut tabs: Vec<Tab> = tabs.into_iter().map(Tab::from).collect();
         tabs.sort_by_key(|t| (t.window_id, t.index));
         Ok(tabs)
@@ -114,7 +119,11 @@ impl Browser for FirefoxBrowser {
     }
 
     async fn focus_window(&self, window_id: i64) -> BrowserResult<()> {
-        run(windows_update(window_id as f64, &js(json!({ "focused": true })))).await
+        run(windows_update(
+            window_id as f64,
+            &js(json!({ "focused": true })),
+        ))
+        .await
     }
 
     async fn close_tabs(&self, tab_ids: &[i64]) -> BrowserResult<()> {
@@ -158,7 +167,11 @@ impl Browser for FirefoxBrowser {
     }
 
     async fn reload_tab(&self, tab_id: i64, bypass_cache: bool) -> BrowserResult<()> {
-        run(tabs_reload(tab_id as f64, &js(json!({ "bypassCache": bypass_cache })))).await
+        run(tabs_reload(
+            tab_id as f64,
+            &js(json!({ "bypassCache": bypass_cache })),
+        ))
+        .await
     }
 
     async fn discard_tabs(&self, tab_ids: &[i64]) -> BrowserResult<()> {
@@ -240,7 +253,8 @@ impl Browser for FirefoxBrowser {
     }
 
     async fn find_bookmark_folder(&self, title: &str) -> BrowserResult<Option<String>> {
-        let nodes: Vec<BookmarkNode> = call(bookmarks_search(&js(json!({ "title": title })))).await?;
+        let nodes: Vec<BookmarkNode> =
+            call(bookmarks_search(&js(json!({ "title": title })))).await?;
         let exact = nodes
             .iter()
             .find(|n| n.kind.as_deref() == Some("folder"))
@@ -257,8 +271,10 @@ impl Browser for FirefoxBrowser {
     }
 
     async fn create_bookmark_folder(&self, title: &str) -> BrowserResult<String> {
-        let node: BookmarkNode =
-            call(bookmarks_create(&js(json!({ "title": title, "type": "folder" })))).await?;
+        let node: BookmarkNode = call(bookmarks_create(&js(
+            json!({ "title": title, "type": "folder" }),
+        )))
+        .await?;
         Ok(node.id)
     }
 
@@ -276,7 +292,11 @@ impl Browser for FirefoxBrowser {
         let folder = match &node.parent_id {
             Some(p) => {
                 let parents: Vec<BookmarkNode> = call(bookmarks_get(&js(json!(p)))).await?;
-                parents.into_iter().next().map(|f| f.title).unwrap_or_default()
+                parents
+                    .into_iter()
+                    .next()
+                    .map(|f| f.title)
+                    .unwrap_or_default()
             }
             None => String::new(),
         };

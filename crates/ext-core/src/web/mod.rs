@@ -25,7 +25,9 @@ pub fn start() {
             future_to_promise(async move {
                 let answer = match api::to_json(&message) {
                     Ok(msg) => background.handle(msg).await,
-                    Err(e) => json!({ "ok": false, "error": ToolError::invalid(format!("The message is not JSON: {e}")).to_json() }),
+                    Err(e) => {
+                        json!({ "ok": false, "error": ToolError::invalid(format!("The message is not JSON: {e}")).to_json() })
+                    }
                 };
                 Ok(api::to_js(&answer))
             })
@@ -54,4 +56,3 @@ async fn notify(message: String) {
     });
     let _ = api::run(api::notifications_create(&api::to_js(&options))).await;
 }
-

@@ -33,10 +33,28 @@ pub fn tab(id: i64, window: i64, index: i64, url: &str, title: &str) -> Tab {
 /// Vimeo), docs, Rust book (active); window 2: maps (active) and news.
 pub fn sample_state() -> State {
     let mut tabs = vec![
-        tab(1, 1, 0, "https://mail.google.com/mail/u/0/", "Inbox - Gmail"),
-        tab(2, 1, 1, "https://www.youtube.com/watch?v=a", "Cats - YouTube"),
+        tab(
+            1,
+            1,
+            0,
+            "https://mail.google.com/mail/u/0/",
+            "Inbox - Gmail",
+        ),
+        tab(
+            2,
+            1,
+            1,
+            "https://www.youtube.com/watch?v=a",
+            "Cats - YouTube",
+        ),
         tab(3, 1, 2, "https://vimeo.com/1", "Dogs on Vimeo"),
-        tab(4, 1, 3, "https://www.youtube.com/watch?v=b", "Birds - YouTube"),
+        tab(
+            4,
+            1,
+            3,
+            "https://www.youtube.com/watch?v=b",
+            "Birds - YouTube",
+        ),
         tab(5, 1, 4, "https://docs.rs/candle-core", "candle_core - Rust"),
         tab(6, 1, 5, "https://doc.rust-lang.org/book/", "The Rust Book"),
         tab(7, 2, 0, "https://www.google.com/maps", "Google Maps"),
@@ -50,7 +68,16 @@ pub fn sample_state() -> State {
     tabs[1].audible = true;
     State {
         now: NOW,
-        windows: vec![Window { id: 1, focused: true }, Window { id: 2, focused: false }],
+        windows: vec![
+            Window {
+                id: 1,
+                focused: true,
+            },
+            Window {
+                id: 2,
+                focused: false,
+            },
+        ],
         tabs,
         groups: vec![Group {
             id: 201,

@@ -1,0 +1,191 @@
+//! The offline command interpreter: what people type or say, turned into
+//! tool calls against the live tab state, with no language model.
+//!
+//! `text` cleans the words, `parse` finds the intent, `resolve` finds the
+//! tabs it means, `plan` makes the calls, and `grouping` groups by site or
+//! topic. [`plan`] is the entry point; it never runs anything.
+
+mod grouping;
+pub mod parse;
+mod plan;
+mod resolve;
+pub mod sites;
+pub mod text;
+
+use crate::error::ErrorCode;
+use crate::memory::MemoryBrowser;
+use crate::model::State;
+use parse::{Intent, NotUnderstood};
+use serde::Serialize;
+
+pub use plan::{time_range, Call};
+
+/// Settings the interpreter follows.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Closing more tabs than this asks first.
+    pub confirm_threshold: usize,
+    /// Minutes to add to UTC for local time ("yesterday", "this morning").
+    pub tz_offset_minutes: i32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            confirm_threshold: 10,
+            tz_offset_minutes: 0,
+        }
+    }
+}
+
+/// Commands that are not tool calls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Special {
+    Undo,
+    Yes,
+    No,
+}
+
+/// What a command comes to, before anything runs.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Plan {
+    pub calls: Vec<Call>,
+    pub reply: String,
+    pub needs_confirmation: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub question: Option<String>,
+    /// Set when nothing can be done: why, as an error code.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorCode>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub special: Option<Special>,
+    /// The calls that read rather than change (their results make the reply).
+    #[serde(skip)]
+    pub query: bool,
+}
+
+impl Plan {
+    fn failed(code: ErrorCode, reply: String) -> Plan {
+        Plan {
+            calls: Vec::new(),
+            reply,
+            needs_confirmation: false,
+            question: None,
+            error: Some(code),
+            special: None,
+            query: false,
+        }
+    }
+}
+
+/// Whether the words of a command need bookmarks in the snapshot.
+pub fn needs_bookmarks(text: &str) -> Option<Vec<String>> {
+    let words = text::words(text);
+    let clauses = parse::clauses(&words);
+    let mut wanted = Vec::new();
+    for c in &clauses {
+        match parse::parse(c) {
+            Ok(Intent::OpenBookmark(w)) | Ok(Intent::Open(w)) => wanted.extend(w),
+            _ => {}
+        }
+    }
+    (!wanted.is_empty()).then_some(wanted)
+}
+
+/// Plans a command against a snapshot of the browser.
+pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
+    let words = text::words(input);
+    if words.is_empty() {
+        return Plan::failed(
+            ErrorCode::InvalidArgs,
+            "Say or type what to do, for example 'close the YouTube tabs'.".into(),
+        );
+    }
+    let clauses = parse::clauses(&words);
+    let mut intents = Vec::new();
+    for c in &clauses {
+        match parse::parse(c) {
+            Ok(i) => intents.push(i),
+            Err(NotUnderstood(reply)) => {
+                let hint = " Try 'close the YouTube tabs', 'switch to Gmail' or 'group my tabs by site'.";
+                return Plan::failed(ErrorCode::UnknownCommand, format!("{reply}{hint}"));
+            }
+        }
+    }
+    if let [single] = intents.as_slice() {
+        let special = match single {
+            Intent::Undo => Some(Special::Undo),
+            Intent::Yes => Some(Special::Yes),
+            Intent::No => Some(Special::No),
+            _ => None,
+        };
+        if let Some(s) = special {
+            return Plan {
+                calls: Vec::new(),
+                reply: String::new(),
+                needs_confirmation: false,
+                question: None,
+                error: None,
+                special: Some(s),
+                query: false,
+            };
+        }
+    }
+    let sim = MemoryBrowser::new(plan::with_windows(state.clone()));
+    let mut calls = Vec::new();
+    let mut replies = Vec::new();
+    let mut questions = Vec::new();
+    let mut previous = Vec::new();
+    let mut query = false;
+    for intent in &intents {
+        if matches!(intent, Intent::Undo | Intent::Yes | Intent::No) {
+            return Plan::failed(
+                ErrorCode::InvalidArgs,
+                "Say 'undo', 'yes' or 'no' on its own.".into(),
+            );
+        }
+        let snapshot = sim.state();
+        let mut view = resolve::View::new(&snapshot);
+        view.previous = std::mem::take(&mut previous);
+        let step = match plan::plan_intent(intent, &view, options) {
+            Ok(step) => step,
+            Err(refusal) => {
+                let mut reply = replies.join(" ");
+                if !reply.is_empty() {
+                    reply.push(' ');
+                }
+                reply += &refusal.reply;
+                return Plan::failed(refusal.code, reply);
+            }
+        };
+        query |= matches!(
+            intent,
+            Intent::History { .. } | Intent::FindBookmarks(_) | Intent::ListTabs(_) | Intent::ListGroups
+        );
+        for (c, result) in step.calls.iter().zip(plan::simulate(&sim, &step.calls)) {
+            if let Err(e) = result {
+                return Plan::failed(e.code, e.message);
+            }
+            let _ = c;
+        }
+        previous = step.touched;
+        if !step.reply.is_empty() {
+            replies.push(step.reply);
+        }
+        if let Some(q) = step.confirm {
+            questions.push(q);
+        }
+        calls.extend(step.calls);
+    }
+    let needs_confirmation = !questions.is_empty();
+    Plan {
+        calls,
+        reply: replies.join(" "),
+        needs_confirmation,
+        question: needs_confirmation.then(|| questions.join(" ")),
+        error: None,
+        special: None,
+        query,
+    }
+}

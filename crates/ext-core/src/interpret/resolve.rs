@@ -1,0 +1,375 @@
+//! Finds the tabs, groups and bookmarks that words refer to, in a snapshot
+//! of the browser.
+
+use super::parse::{GroupWhich, Position, Scope, Selector, Target};
+use super::sites::{self, host_and_path};
+use super::text::close_enough;
+use crate::model::{Bookmark, Group, State, Tab};
+
+/// The browser as a command sees it: the snapshot plus who is in front.
+pub struct View<'a> {
+    pub state: &'a State,
+    pub focused_window: i64,
+    /// Tabs the previous clause of a compound command acted on.
+    pub previous: Vec<i64>,
+}
+
+impl<'a> View<'a> {
+    pub fn new(state: &'a State) -> Self {
+        let focused_window = state
+            .windows
+            .iter()
+            .find(|w| w.focused)
+            .or(state.windows.first())
+            .map(|w| w.id)
+            .or_else(|| state.tabs.first().map(|t| t.window_id))
+            .unwrap_or(0);
+        View {
+            state,
+            focused_window,
+            previous: Vec::new(),
+        }
+    }
+
+    pub fn active(&self) -> Option<&'a Tab> {
+        self.state
+            .tabs
+            .iter()
+            .find(|t| t.window_id == self.focused_window && t.active)
+    }
+
+    pub fn tab(&self, id: i64) -> Option<&'a Tab> {
+        self.state.tabs.iter().find(|t| t.id == id)
+    }
+
+    fn in_scope(&self, scope: Scope) -> Vec<&'a Tab> {
+        self.state
+            .tabs
+            .iter()
+            .filter(|t| match scope {
+                Scope::Everywhere => true,
+                Scope::ThisWindow => t.window_id == self.focused_window,
+                Scope::OtherWindows => t.window_id != self.focused_window,
+            })
+            .collect()
+    }
+
+    /// Tabs of the focused window in strip order.
+    fn window_tabs(&self) -> Vec<&'a Tab> {
+        let mut tabs: Vec<&Tab> = self
+            .state
+            .tabs
+            .iter()
+            .filter(|t| t.window_id == self.focused_window)
+            .collect();
+        tabs.sort_by_key(|t| t.index);
+        tabs
+    }
+}
+
+/// The tabs a target means.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Resolved {
+    pub ids: Vec<i64>,
+    /// Named by the person (a site, title, position, "this"), as opposed
+    /// to swept up by "all" or "the others": only named pinned tabs close.
+    pub explicit: bool,
+    /// How to speak of them: "YouTube", "tab 3".
+    pub label: String,
+    /// For a named reference: how many distinct things matched per name
+    /// (to tell "the map tab" that matches two tabs).
+    pub matched_per_name: Vec<usize>,
+}
+
+pub fn resolve(view: &View, target: &Target) -> Result<Resolved, String> {
+    let mut r = select(view, &target.selector, target.scope, true)?;
+    if let Some(except) = &target.except {
+        let keep = select(view, except, Scope::Everywhere, false)?.ids;
+        r.ids.retain(|id| !keep.contains(id));
+    }
+    Ok(r)
+}
+
+fn select(view: &View, selector: &Selector, scope: Scope, strict: bool) -> Result<Resolved, String> {
+    let scoped = view.in_scope(scope);
+    let ids = |tabs: Vec<&Tab>| tabs.iter().map(|t| t.id).collect::<Vec<_>>();
+    let plain = |ids: Vec<i64>, explicit: bool, label: &str| Resolved {
+        ids,
+        explicit,
+        label: label.to_string(),
+        matched_per_name: Vec::new(),
+    };
+    Ok(match selector {
+        Selector::Active => {
+            let active = view.active().ok_or("No tab is active in this window.")?;
+            plain(vec![active.id], true, "this tab")
+        }
+        Selector::All => plain(ids(scoped), false, "all"),
+        Selector::Others => {
+            let active = view.active().map(|t| t.id);
+            plain(
+                ids(scoped.into_iter().filter(|t| Some(t.id) != active).collect()),
+                false,
+                "other",
+            )
+        }
+        Selector::Rest => plain(
+            ids(scoped
+                .into_iter()
+                .filter(|t| !view.previous.contains(&t.id))
+                .collect()),
+            false,
+            "other",
+        ),
+        Selector::Audible => {
+            let found: Vec<&Tab> = scoped.into_iter().filter(|t| t.audible).collect();
+            if found.is_empty() && strict {
+                return Err("No tab is playing sound.".into());
+            }
+            plain(ids(found), true, "playing")
+        }
+        Selector::Muted => plain(ids(scoped.into_iter().filter(|t| t.muted).collect()), false, "muted"),
+        Selector::Pinned => plain(ids(scoped.into_iter().filter(|t| t.pinned).collect()), true, "pinned"),
+        Selector::Positions(positions) => {
+            let window = view.window_tabs();
+            let n = window.len() as i64;
+            let mut picked = Vec::new();
+            for p in positions {
+                let range = match *p {
+                    Position::Nth(i) => i..=i,
+                    Position::Last => n..=n,
+                    Position::First(k) => 1..=k.min(n),
+                    Position::LastN(k) => (n - k + 1).max(1)..=n,
+                    Position::Range(a, b) => a..=b,
+                };
+                for i in range {
+                    match window.get((i - 1).max(0) as usize).filter(|_| i >= 1) {
+                        Some(t) if !picked.contains(&t.id) => picked.push(t.id),
+                        Some(_) => {}
+                        None => {
+                            return Err(format!(
+                                "There is no tab {i} in this window; it has {n} tab{}.",
+                                if n == 1 { "" } else { "s" }
+                            ))
+                        }
+                    }
+                }
+            }
+            let label = match positions.as_slice() {
+                [Position::Nth(i)] => format!("tab {i}"),
+                [Position::Last] => "the last tab".to_string(),
+                _ => format!("{} tabs", picked.len()),
+            };
+            plain(picked, true, &label)
+        }
+        Selector::InGroup(words) => {
+            let group = find_group(view.state, &GroupWhich::Named(words.clone()), view)?;
+            plain(
+                ids(scoped.into_iter().filter(|t| t.group_id == group.id).collect()),
+                true,
+                &format!("'{}' group", group.title),
+            )
+        }
+        Selector::Named(phrases) => {
+            let mut all = Vec::new();
+            let mut labels = Vec::new();
+            let mut per_name = Vec::new();
+            for words in phrases {
+                let found = match_tabs(words, &scoped);
+                if found.is_empty() {
+                    if strict {
+                        return Err(format!("No tab matches '{}'.", words.join(" ")));
+                    }
+                    continue;
+                }
+                per_name.push(found.len());
+                labels.push(name_label(words));
+                for id in found {
+                    if !all.contains(&id) {
+                        all.push(id);
+                    }
+                }
+            }
+            Resolved {
+                ids: all,
+                explicit: true,
+                label: labels.join(" and "),
+                matched_per_name: per_name,
+            }
+        }
+    })
+}
+
+/// "youtube" → "YouTube"; other words as said.
+fn name_label(words: &[String]) -> String {
+    let joined = words.join(" ");
+    sites::by_name(&joined)
+        .or_else(|| sites::by_name(&words.concat()))
+        .map(|s| s.display.to_string())
+        .unwrap_or(joined)
+}
+
+/// Lower-case words of a title or URL.
+pub fn words_of(text: &str) -> Vec<String> {
+    text.to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Tabs a name refers to, best kind of match only: a known site or domain,
+/// else all words in the title or address, else the same with typos.
+pub fn match_tabs(words: &[String], tabs: &[&Tab]) -> Vec<i64> {
+    let joined = words.join(" ");
+    let compact = words.concat();
+    // A known site: "gmail", "hacker news", "you tube".
+    if let Some(site) = sites::by_name(&joined).or_else(|| sites::by_name(&compact)) {
+        let found: Vec<i64> = tabs.iter().filter(|t| sites::hosts(site, &t.url)).map(|t| t.id).collect();
+        if !found.is_empty() {
+            return found;
+        }
+    }
+    // A domain or a host label: "bbc.co.uk", "bbc", "docs".
+    let found: Vec<i64> = tabs
+        .iter()
+        .filter(|t| {
+            let (host, _) = host_and_path(&t.url);
+            if compact.contains('.') {
+                host == compact || host.ends_with(&format!(".{compact}"))
+            } else {
+                host.split('.').any(|label| label == compact)
+            }
+        })
+        .map(|t| t.id)
+        .collect();
+    if !found.is_empty() {
+        return found;
+    }
+    // Every word in the title or URL.
+    let haystacks: Vec<(i64, Vec<String>)> = tabs
+        .iter()
+        .map(|t| {
+            let mut w = words_of(&t.title);
+            w.extend(words_of(&t.url));
+            (t.id, w)
+        })
+        .collect();
+    let exact: Vec<i64> = haystacks
+        .iter()
+        .filter(|(_, hay)| words.iter().all(|w| word_in(w, hay, false)))
+        .map(|(id, _)| *id)
+        .collect();
+    if !exact.is_empty() {
+        return exact;
+    }
+    // A known site misspelt: "youtub".
+    if let Some(site) = sites::SITES
+        .iter()
+        .find(|s| s.names.iter().any(|n| n.len() >= 4 && close_enough(&compact, n)))
+    {
+        let found: Vec<i64> = tabs.iter().filter(|t| sites::hosts(site, &t.url)).map(|t| t.id).collect();
+        if !found.is_empty() {
+            return found;
+        }
+    }
+    haystacks
+        .iter()
+        .filter(|(_, hay)| words.iter().all(|w| word_in(w, hay, true)))
+        .map(|(id, _)| *id)
+        .collect()
+}
+
+/// Whether a spoken word is among the words, as a whole word, a plural, or
+/// (with `typos`) misspelt.
+fn word_in(word: &str, hay: &[String], typos: bool) -> bool {
+    let singular = word.strip_suffix('s').filter(|s| s.len() >= 3);
+    hay.iter().any(|h| {
+        h == word
+            || Some(h.as_str()) == singular
+            || h.strip_suffix('s') == Some(word)
+            || (typos && close_enough(word, h))
+    })
+}
+
+/// The group some words name, or the active tab's group.
+pub fn find_group<'a>(state: &'a State, which: &GroupWhich, view: &View) -> Result<&'a Group, String> {
+    match which {
+        GroupWhich::Current | GroupWhich::All => {
+            let active = view.active().ok_or("No tab is active.")?;
+            state
+                .groups
+                .iter()
+                .find(|g| g.id == active.group_id)
+                .ok_or_else(|| "This tab is not in a group.".to_string())
+        }
+        GroupWhich::Named(words) => {
+            let joined = words.join(" ");
+            let by_title = |typos: bool| -> Vec<&Group> {
+                state
+                    .groups
+                    .iter()
+                    .filter(|g| {
+                        let title = words_of(&g.title);
+                        !title.is_empty()
+                            && (g.title.to_lowercase() == joined
+                                || words.iter().all(|w| word_in(w, &title, typos)))
+                    })
+                    .collect()
+            };
+            let exact = by_title(false);
+            let candidates = if exact.is_empty() { by_title(true) } else { exact };
+            if let [g] = candidates.as_slice() {
+                return Ok(g);
+            }
+            if candidates.len() > 1 {
+                // Prefer the focused window's.
+                if let Some(g) = candidates.iter().find(|g| g.window_id == view.focused_window) {
+                    return Ok(g);
+                }
+                return Ok(candidates[0]);
+            }
+            // An untitled group named by what it holds: "the youtube group".
+            let tabs: Vec<&Tab> = state.tabs.iter().filter(|t| t.group_id != -1).collect();
+            let matched = match_tabs(words, &tabs);
+            let mut groups: Vec<i64> = matched
+                .iter()
+                .filter_map(|id| state.tabs.iter().find(|t| t.id == *id))
+                .map(|t| t.group_id)
+                .collect();
+            groups.dedup();
+            match groups.as_slice() {
+                [g] => state
+                    .groups
+                    .iter()
+                    .find(|x| x.id == *g)
+                    .ok_or_else(|| format!("No group is called '{joined}'.")),
+                _ => Err(format!("No group is called '{joined}'.")),
+            }
+        }
+    }
+}
+
+/// Bookmarks whose title or address has all the words (typos allowed).
+pub fn match_bookmarks<'a>(words: &[String], bookmarks: &'a [Bookmark]) -> Vec<&'a Bookmark> {
+    let words: Vec<String> = words
+        .iter()
+        .filter(|w| !["my", "the", "bookmark", "bookmarks", "page", "site"].contains(&w.as_str()))
+        .cloned()
+        .collect();
+    for typos in [false, true] {
+        let found: Vec<&Bookmark> = bookmarks
+            .iter()
+            .filter(|b| {
+                let mut hay = words_of(&b.title);
+                hay.extend(words_of(&b.url));
+                hay.extend(words_of(&b.folder));
+                !words.is_empty() && words.iter().all(|w| word_in(w, &hay, typos))
+            })
+            .collect();
+        if !found.is_empty() {
+            return found;
+        }
+    }
+    Vec::new()
+}
