@@ -6,6 +6,7 @@
 //! module per area.
 
 mod browse;
+mod commands;
 mod groups;
 mod lookup;
 mod safety;

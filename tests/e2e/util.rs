@@ -101,7 +101,14 @@ impl Env {
                 .all(|(id, title)| tabs.iter().any(|t| t["id"] == *id && t["title"] == *title));
             Ok(loaded.then_some(()))
         })
-        .expect("pages load");
+        .unwrap_or_else(|e| {
+            let tabs: Vec<String> = self
+                .tabs()
+                .iter()
+                .map(|t| format!("{} {}", t["url"], t["title"]))
+                .collect();
+            panic!("{e}: waiting for {titles:?}; tabs: {tabs:#?}")
+        });
     }
 
     /// Waits until the tab `id` matches `check`, and answers it.

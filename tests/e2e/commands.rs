@@ -1,0 +1,313 @@
+//! Typed commands through the offline interpreter, on real tabs in real
+//! Firefox. Every host name resolves to the local page server
+//! (`network.dns.forceResolve`), so "youtube" is a real youtube.com tab
+//! and nothing leaves this machine.
+
+use crate::util::*;
+use serde_json::{json, Map, Value};
+use tab_whisperer::harness::firefox::Options;
+use tab_whisperer::harness::pages::encode_component;
+use tab_whisperer::{wait_for, Firefox, PageServer};
+
+fn start_with_hosts() -> Env {
+    let pages = PageServer::start().expect("local page server");
+    let mut prefs = Map::new();
+    prefs.insert("network.dns.forceResolve".into(), json!("127.0.0.1"));
+    prefs.insert("network.trr.mode".into(), json!(5));
+    // Famous hosts are on the HSTS preload list; the local server speaks http.
+    prefs.insert(
+        "network.stricttransportsecurity.preloadlist".into(),
+        json!(false),
+    );
+    prefs.insert("dom.security.https_first".into(), json!(false));
+    prefs.insert("dom.security.https_only_mode".into(), json!(false));
+    let ff = Firefox::start(Options {
+        prefs,
+        ..Options::default()
+    })
+    .expect("Firefox with the add-on");
+    Env { ff, pages }
+}
+
+/// A page of the local server under another host name.
+fn on_host(env: &Env, host: &str, slug: &str, title: &str) -> String {
+    format!(
+        "http://{host}:{}/page/{slug}?title={}",
+        env.pages.port(),
+        encode_component(title)
+    )
+}
+
+fn say(env: &Env, text: &str) -> Value {
+    let answer = env.ff.command(text).expect("the background answers");
+    assert_eq!(answer["ok"], true, "'{text}' → {answer}");
+    answer
+}
+
+fn by_title(env: &Env, title: &str) -> Value {
+    env.tabs()
+        .into_iter()
+        .find(|t| t["title"] == title)
+        .unwrap_or_else(|| panic!("a tab titled {title}"))
+}
+
+#[test]
+fn everyday_commands_change_real_tabs() {
+    let env = start_with_hosts();
+    let sites = [
+        ("mail.google.com", "inbox", "Inbox - Gmail"),
+        ("www.youtube.com", "cats", "Cats - YouTube"),
+        ("www.youtube.com", "dogs", "Dogs - YouTube"),
+        ("app.slack.com", "general", "general - Slack"),
+        ("jira.acme.com", "board", "Sprint board - Jira"),
+        ("confluence.acme.com", "design", "Design doc - Confluence"),
+        ("www.reddit.com", "rust", "r/rust - Reddit"),
+        ("www.kayak.com", "flights", "Flights to Paris - KAYAK"),
+    ];
+    let mut ids = Vec::new();
+    for (host, slug, title) in sites {
+        let r = env.ok(
+            "create_tab",
+            json!({ "url": on_host(&env, host, slug, title), "active": false }),
+        );
+        ids.push(r["result"]["tab"]["id"].as_i64().unwrap());
+    }
+    let titles: Vec<&str> = sites.iter().map(|s| s.2).collect();
+    env.wait_titles(&ids, &titles);
+    let window = env.tab(ids[0])["windowId"].as_i64().unwrap();
+    let count = env.tabs().len();
+
+    // 1. how many
+    let r = say(&env, "how many tabs are open");
+    assert!(
+        r["reply"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("{count} tabs")),
+        "{r}"
+    );
+    // 2. switch by site name, as speech recognition writes it
+    say(&env, "hey fox, switch to slack please");
+    assert_eq!(env.active_tab(window)["title"], "general - Slack");
+    // 3. by position
+    say(&env, "go to the second tab");
+    assert_eq!(env.active_tab(window)["index"], 1);
+    // 4. next
+    say(&env, "next tab");
+    assert_eq!(env.active_tab(window)["index"], 2);
+    // 5-6. pin and unpin this
+    say(&env, "pin this");
+    let active = env.active_tab(window);
+    assert_eq!(active["pinned"], true);
+    say(&env, "unpin this");
+    assert_eq!(env.tab(active["id"].as_i64().unwrap())["pinned"], false);
+    // 7-8. mute all but this one, then unmute everything
+    say(&env, "switch to gmail");
+    say(&env, "mute all but this one");
+    let tabs = env.tabs();
+    assert!(
+        tabs.iter()
+            .all(|t| (t["title"] == "Inbox - Gmail") != (t["muted"] == true)),
+        "{tabs:?}"
+    );
+    say(&env, "unmute everything");
+    assert!(env.tabs().iter().all(|t| t["muted"] == false));
+    // 9-13. a group, recolored, renamed, folded, unfolded
+    say(
+        &env,
+        "put my jira and confluence tabs in a group called Sprint",
+    );
+    let groups = env.ok("list_groups", json!({}))["result"]["groups"].clone();
+    assert_eq!(groups[0]["title"], "Sprint", "{groups}");
+    assert_eq!(id_list(&groups[0]["tabIds"]), [ids[4], ids[5]]);
+    say(&env, "make the sprint group purple");
+    say(&env, "call the sprint group Work");
+    say(&env, "fold the work group");
+    let g = env.ok("list_groups", json!({}))["result"]["groups"][0].clone();
+    assert_eq!(
+        (
+            g["title"].clone(),
+            g["color"].clone(),
+            g["collapsed"].clone()
+        ),
+        (json!("Work"), json!("purple"), json!(true))
+    );
+    say(&env, "expand the work group");
+    assert_eq!(
+        env.ok("list_groups", json!({}))["result"]["groups"][0]["collapsed"],
+        false
+    );
+    // 14. a new group from a title word
+    say(&env, "make a green group named Travel with the flights tab");
+    let travel = env.ok("list_groups", json!({}))["result"]["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["title"] == "Travel")
+        .cloned()
+        .expect("a Travel group");
+    assert_eq!(travel["color"], "green");
+    assert_eq!(id_list(&travel["tabIds"]), [ids[7]]);
+    // 15. ungroup all
+    say(&env, "ungroup all");
+    assert_eq!(env.ok("list_groups", json!({}))["result"]["count"], 0);
+    // 16. group by site
+    say(&env, "group my tabs by site");
+    let groups = env.ok("list_groups", json!({}))["result"]["groups"].clone();
+    let youtube = groups
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["title"] == "YouTube")
+        .expect("a YouTube group");
+    assert_eq!(id_list(&youtube["tabIds"]), [ids[1], ids[2]]);
+    say(&env, "ungroup all");
+    // 17-18. close a site, then undo
+    say(&env, "close every reddit tab");
+    assert!(env.tabs().iter().all(|t| t["id"] != ids[6]));
+    say(&env, "undo that");
+    wait_for(LOAD, "reddit to come back", || {
+        Ok(env
+            .tabs()
+            .iter()
+            .any(|t| t["title"] == "r/rust - Reddit")
+            .then_some(()))
+    })
+    .unwrap();
+    // 19. ambiguity and no match do nothing
+    let r = env.ff.command("close netflix").unwrap();
+    assert_eq!(r["ok"], false);
+    assert_eq!(r["error"]["code"], "NOT_FOUND");
+    assert_eq!(env.tabs().len(), count);
+    // 20. close duplicate tabs
+    env.ok("create_tab", json!({ "url": on_host(&env, "app.slack.com", "general", "general - Slack"), "active": false }));
+    wait_for(LOAD, "the copy to load", || {
+        Ok((env
+            .tabs()
+            .iter()
+            .filter(|t| t["title"] == "general - Slack")
+            .count()
+            == 2)
+            .then_some(()))
+    })
+    .unwrap();
+    say(&env, "close duplicate tabs");
+    assert_eq!(
+        env.tabs()
+            .iter()
+            .filter(|t| t["title"] == "general - Slack")
+            .count(),
+        1
+    );
+    // 21. a compound command: close youtube and mute the rest
+    say(&env, "close youtube and mute the rest");
+    let tabs = env.tabs();
+    assert!(tabs
+        .iter()
+        .all(|t| !t["title"].as_str().unwrap().contains("YouTube")));
+    assert!(tabs.iter().all(|t| t["muted"] == true), "{tabs:?}");
+    say(&env, "unmute all");
+    // 22. open a site by address
+    let before = env.tabs().len();
+    say(&env, "open bbc.co.uk");
+    assert_eq!(env.tabs().len(), before + 1);
+    // 23. bookmark this in a folder, then find it
+    say(&env, "switch to the flights tab");
+    say(&env, "bookmark this in Reading");
+    let r = say(&env, "show bookmarks about paris");
+    assert!(
+        r["reply"].as_str().unwrap().contains("Flights to Paris"),
+        "{r}"
+    );
+    // 24. web search with a named engine opens a results tab
+    let engines = env.ok("list_search_engines", json!({}))["result"]["engines"].clone();
+    let engine = engines.as_array().unwrap().last().unwrap()["name"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let first_word = engine.split_whitespace().next().unwrap().to_lowercase();
+    let r = say(&env, &format!("search {first_word} for quokka habitat"));
+    assert_eq!(r["calls"][0]["result"]["engine"], engine.as_str(), "{r}");
+    // 25. close tabs two and three by position
+    let in_window: Vec<Value> = env
+        .tabs()
+        .into_iter()
+        .filter(|t| t["windowId"] == window)
+        .collect();
+    let (second, third) = (in_window[1]["id"].clone(), in_window[2]["id"].clone());
+    say(&env, "close tabs two and three");
+    assert!(env
+        .tabs()
+        .iter()
+        .all(|t| t["id"] != second && t["id"] != third));
+    // 26. by title word
+    let jira = by_title(&env, "Sprint board - Jira")["id"]
+        .as_i64()
+        .unwrap();
+    say(&env, "get rid of the sprint board tab");
+    assert!(env.tabs().iter().all(|t| t["id"] != jira));
+}
+
+#[test]
+fn risky_commands_ask_first_and_anything_else_cancels() {
+    let env = start_with_hosts();
+    let titles: Vec<String> = (1..=12).map(|i| format!("Article {i}")).collect();
+    let refs: Vec<&str> = titles.iter().map(String::as_str).collect();
+    env.open(&refs);
+    let count = env.tabs().len();
+
+    let r = say(&env, "close all tabs");
+    assert_eq!(r["needs_confirmation"], true, "{r}");
+    assert!(r["question"].as_str().unwrap().contains("Say yes"), "{r}");
+    assert_eq!(env.tabs().len(), count, "nothing closed before yes");
+    let r = say(&env, "no");
+    assert_eq!(r["cancelled"], true);
+    assert_eq!(env.tabs().len(), count);
+    let r = env.ff.command("yes").unwrap();
+    assert_eq!(r["ok"], false, "{r}");
+    assert!(
+        r["reply"].as_str().unwrap().contains("nothing to confirm"),
+        "{r}"
+    );
+    assert_eq!(
+        env.tabs().len(),
+        count,
+        "yes without a question does nothing"
+    );
+
+    say(&env, "close all tabs");
+    let r = say(&env, "yes");
+    assert!(r["undo_id"].is_string(), "{r}");
+    assert_eq!(env.tabs().len(), 1, "one tab always stays in the window");
+    say(&env, "undo");
+    wait_for(LOAD, "all tabs back", || {
+        Ok((env.tabs().len() == count).then_some(()))
+    })
+    .unwrap();
+}
+
+#[test]
+fn browsing_by_voice_on_the_active_tab() {
+    let env = start_with_hosts();
+    let url = env.pages.long_page("Long read");
+    env.open_active(&url, "Long read");
+    let y = || {
+        env.ff
+            .page_eval("/long", "return window.scrollY;")
+            .unwrap()
+            .as_f64()
+            .unwrap()
+    };
+    say(&env, "scroll down");
+    assert_eq!(y(), 400.0);
+    say(&env, "scroll down a lot");
+    assert!(y() > 1000.0);
+    say(&env, "go to the top");
+    assert_eq!(y(), 0.0);
+    say(&env, "page down");
+    assert!(y() > 0.0);
+    say(&env, "zoom in");
+    say(&env, "zoom in");
+    let r = say(&env, "reset zoom");
+    assert_eq!(r["calls"][0]["result"]["zoom"], 1.0, "{r}");
+}
