@@ -14,7 +14,7 @@ export GECKODRIVER ?= $(TOOLS)/bin/geckodriver
 
 WASM_TARGET := wasm32-unknown-unknown
 # `make WASM_PROFILE=dev` for quick debug builds of the wasm.
-WASM_PROFILE ?= release
+WASM_PROFILE ?= wasm-release
 WASM_DIR := target/$(WASM_TARGET)/$(if $(filter dev,$(WASM_PROFILE)),debug,$(WASM_PROFILE))
 WASM_CRATES := ext_core ext_popup
 WASM_BINDGEN_VERSION = $(shell sed -n '/^name = "wasm-bindgen"$$/{n;s/^version = "\(.*\)"$$/\1/p;}' Cargo.lock)
@@ -40,6 +40,10 @@ xpi: build-tools
 ## with a scripted demo and a popup screenshot where there is no display).
 run: xpi test-tools
 	cargo run --quiet -p tab-whisperer --bin demo
+
+## Figures, measured side by side in one run (no thresholds, nothing asserted).
+bench:
+	cargo bench -p ext-core --bench interpret
 
 ## Every test: native unit tests, lints, then end-to-end in headless Firefox.
 test: xpi test-tools

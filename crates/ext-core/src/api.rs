@@ -202,7 +202,9 @@ impl<B: Browser, S: Storage> Background<B, S> {
         match (plan.special, pending) {
             (Some(Special::Yes), Some(p)) => return self.execute(&p.text, p.plan).await,
             (Some(Special::Yes), None) => {
-                return self.refuse(text, ToolError::invalid("There is nothing to confirm.")).await
+                return self
+                    .refuse(text, ToolError::invalid("There is nothing to confirm."))
+                    .await
             }
             // Anything but "yes" cancels a waiting plan.
             (_, Some(_)) => {
@@ -219,7 +221,9 @@ impl<B: Browser, S: Storage> Background<B, S> {
             (None, None) => {}
         }
         if let Some(code) = plan.error {
-            return self.refuse(text, ToolError::new(code, plan.reply.clone())).await;
+            return self
+                .refuse(text, ToolError::new(code, plan.reply.clone()))
+                .await;
         }
         if plan.needs_confirmation {
             let question = plan.question.clone().unwrap_or_default();
@@ -304,7 +308,10 @@ impl<B: Browser, S: Storage> Background<B, S> {
                 (reply, None)
             }
             Some(e) if performed.len() > 1 => (
-                format!("Stopped part way: {} (what was done can be undone).", e.message),
+                format!(
+                    "Stopped part way: {} (what was done can be undone).",
+                    e.message
+                ),
                 Some(e.to_json()),
             ),
             Some(e) => (e.message.clone(), Some(e.to_json())),
@@ -495,13 +502,22 @@ pub fn describe(tool: &str, result: &Value) -> String {
 
 /// What a query's results say, for the reply.
 fn summarize(tool: &str, result: &Value) -> Option<String> {
-    let list = |key: &str| result.get(key).and_then(Value::as_array).cloned().unwrap_or_default();
+    let list = |key: &str| {
+        result
+            .get(key)
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    };
     let titles = |items: &[Value]| {
         items
             .iter()
             .take(5)
             .map(|i| {
-                let t = i.get("title").and_then(Value::as_str).filter(|t| !t.is_empty());
+                let t = i
+                    .get("title")
+                    .and_then(Value::as_str)
+                    .filter(|t| !t.is_empty());
                 let u = i.get("url").and_then(Value::as_str).unwrap_or("");
                 format!("'{}'", clip(t.unwrap_or(u), 60))
             })
@@ -511,11 +527,35 @@ fn summarize(tool: &str, result: &Value) -> Option<String> {
     match tool {
         "search_history" => {
             let items = list("items");
-            Some(if items.is_empty() { "none found.".into() } else { format!("{}{}.", titles(&items), if items.len() > 5 { format!(" and {} more", items.len() - 5) } else { String::new() }) })
+            Some(if items.is_empty() {
+                "none found.".into()
+            } else {
+                format!(
+                    "{}{}.",
+                    titles(&items),
+                    if items.len() > 5 {
+                        format!(" and {} more", items.len() - 5)
+                    } else {
+                        String::new()
+                    }
+                )
+            })
         }
         "search_bookmarks" => {
             let items = list("bookmarks");
-            Some(if items.is_empty() { "none found.".into() } else { format!("{}{}.", titles(&items), if items.len() > 5 { format!(" and {} more", items.len() - 5) } else { String::new() }) })
+            Some(if items.is_empty() {
+                "none found.".into()
+            } else {
+                format!(
+                    "{}{}.",
+                    titles(&items),
+                    if items.len() > 5 {
+                        format!(" and {} more", items.len() - 5)
+                    } else {
+                        String::new()
+                    }
+                )
+            })
         }
         _ => None,
     }

@@ -239,22 +239,29 @@ impl Browser for MemoryBrowser {
             for id in tab_ids {
                 tab(s, *id)?;
             }
-            for id in tab_ids {
-                let t = tab(s, *id)?.clone();
-                remove_from_strip(s, t.id);
-                s.tabs.retain(|x| x.id != t.id);
-                if t.active {
-                    // Firefox selects the tab to the right, else the left.
-                    let ids = order(s, t.window_id);
-                    if let Some(&next) = ids.get(t.index as usize).or(ids.last()) {
-                        activate(s, next)?;
-                    }
+            let closing: std::collections::HashSet<i64> = tab_ids.iter().copied().collect();
+            let was_active: Vec<(i64, i64)> = s
+                .tabs
+                .iter()
+                .filter(|t| t.active && closing.contains(&t.id))
+                .map(|t| (t.window_id, t.index))
+                .collect();
+            s.tabs.retain(|t| !closing.contains(&t.id));
+            // Firefox selects the tab to the right of a closed active tab, else the left.
+            for (window, index) in was_active {
+                let next = s
+                    .tabs
+                    .iter()
+                    .filter(|t| t.window_id == window)
+                    .min_by_key(|t| (t.index < index, if t.index > index { t.index } else { -t.index }))
+                    .map(|t| t.id);
+                if let Some(next) = next {
+                    activate(s, next)?;
                 }
             }
             // A window without tabs closes.
             let tabs = &s.tabs;
-            s.windows
-                .retain(|w| tabs.iter().any(|t| t.window_id == w.id));
+            s.windows.retain(|w| tabs.iter().any(|t| t.window_id == w.id));
             Ok(())
         })
     }

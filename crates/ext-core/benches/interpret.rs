@@ -1,0 +1,131 @@
+//! Interpretation time per command with 100 and with 1,000 tabs, measured
+//! side by side (targets: under 1 ms with 100 tabs, under 20 ms with 1,000).
+//! Prints figures; asserts nothing.
+
+use ext_core::interpret::{plan, Options};
+use ext_core::model::{Bookmark, Group, SearchEngine, State, Tab, Window};
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+const SITES: &[(&str, &str)] = &[
+    ("www.youtube.com/watch?v=", "Video {} - YouTube"),
+    ("mail.google.com/mail/u/0/#inbox/", "Inbox ({}) - Gmail"),
+    ("github.com/rust-lang/rust/issues/", "Issue #{} · rust-lang/rust"),
+    ("www.reddit.com/r/rust/comments/", "Thread {} : r/rust"),
+    ("docs.rs/tokio/latest/tokio/", "tokio {} - Rust"),
+    ("en.wikipedia.org/wiki/Topic_", "Topic {} - Wikipedia"),
+    ("news.ycombinator.com/item?id=", "Story {} | Hacker News"),
+    ("www.bbc.co.uk/news/world-", "World news {} - BBC News"),
+    ("app.slack.com/client/T0/C", "channel {} - Slack"),
+    ("www.amazon.com/dp/B0", "Product {} : Amazon.com"),
+];
+
+fn state(n: usize) -> State {
+    let now = 1_780_000_000_000.0;
+    let windows = 3;
+    let mut tabs = Vec::with_capacity(n);
+    for i in 0..n {
+        let (url, title) = SITES[i % SITES.len()];
+        let window = (i % windows) as i64 + 1;
+        tabs.push(Tab {
+            id: i as i64 + 1,
+            window_id: window,
+            index: (i / windows) as i64,
+            url: format!("https://{url}{i}"),
+            title: title.replace("{}", &i.to_string()),
+            active: i < windows,
+            pinned: i < 2 * windows && i % 2 == 0,
+            muted: false,
+            audible: i % 97 == 5,
+            discarded: false,
+            group_id: if i % 10 == 7 { 500 + (i % 3) as i64 } else { -1 },
+            last_accessed: now - i as f64 * 1000.0,
+        });
+    }
+    State {
+        now,
+        windows: (1..=windows as i64).map(|id| Window { id, focused: id == 1 }).collect(),
+        tabs,
+        groups: (0..3)
+            .map(|k| Group {
+                id: 500 + k,
+                window_id: 1 + k,
+                title: ["News", "Docs", "Shopping"][k as usize].into(),
+                color: ext_core::model::Color::ALL[k as usize],
+                collapsed: false,
+            })
+            .collect(),
+        bookmarks: (0..200)
+            .map(|i| Bookmark {
+                id: format!("b{i}"),
+                title: format!("Bookmark {i} about candle docs"),
+                url: format!("https://example.org/{i}"),
+                folder: "Reading".into(),
+            })
+            .collect(),
+        history: vec![],
+        search_engines: vec![
+            SearchEngine { name: "Google".into(), is_default: true },
+            SearchEngine { name: "Bing".into(), is_default: false },
+        ],
+    }
+}
+
+const COMMANDS: &[&str] = &[
+    "close every reddit tab",
+    "hey fox close the you tube tabs",
+    "switch to slack",
+    "go to the fifth tab",
+    "mute all but this one",
+    "put my github and docs tabs in a group called Work",
+    "group my tabs by site",
+    "group my tabs by topic",
+    "close duplicate tabs",
+    "send the bbc tab to the other window",
+    "search bing for rust async",
+    "what did i read last week about webgpu",
+    "open my candle docs bookmark",
+    "close youtube and mute the rest",
+    "close story 42 tab",
+    "how many tabs are open",
+];
+
+/// Median time of `plan` over repeated runs (at least 200 ms or 30 runs).
+fn time(text: &str, state: &State) -> Duration {
+    let options = Options::default();
+    let mut samples = Vec::new();
+    let start = Instant::now();
+    while samples.len() < 30 || (start.elapsed() < Duration::from_millis(200) && samples.len() < 10_000) {
+        let t = Instant::now();
+        black_box(plan(black_box(text), state, &options));
+        samples.push(t.elapsed());
+    }
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+fn main() {
+    let small = state(100);
+    let large = state(1000);
+    println!("interpreter: median time to plan one command (native, release)");
+    println!("{:<52} {:>12} {:>12} {:>7}", "command", "100 tabs", "1000 tabs", "ratio");
+    let (mut worst_small, mut worst_large) = (Duration::ZERO, Duration::ZERO);
+    for text in COMMANDS {
+        let a = time(text, &small);
+        let b = time(text, &large);
+        worst_small = worst_small.max(a);
+        worst_large = worst_large.max(b);
+        println!(
+            "{:<52} {:>9.1} µs {:>9.1} µs {:>6.1}x",
+            text,
+            a.as_secs_f64() * 1e6,
+            b.as_secs_f64() * 1e6,
+            b.as_secs_f64() / a.as_secs_f64()
+        );
+    }
+    println!(
+        "slowest: {:.3} ms with 100 tabs (target < 1 ms), {:.3} ms with 1000 tabs (target < 20 ms)",
+        worst_small.as_secs_f64() * 1e3,
+        worst_large.as_secs_f64() * 1e3
+    );
+}
