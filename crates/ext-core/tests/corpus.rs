@@ -13,18 +13,30 @@
 //! intent: close               (the intent the following cases count under)
 //! close every reddit tab => closed 7
 //! close tabs two and three => closed 2,3 ; confirm
+//! first: close every reddit tab (run before the next case only)
+//! undo that => opened reddit.com/r/rust
 //! ```
+//!
+//! `first:` lines are commands sent, as they are, before the next case (a
+//! question they raise stays open, so `first: yes` answers it); the case's
+//! expectations are then about the state they leave. This is how undo,
+//! yes/no and "anything else cancels" are tested.
 //!
 //! Expectations, separated by `;`: `closed IDS` (exactly these closed),
 //! `kept IDS` (these still open), `active ID` (the focused window's active
 //! tab), `muted IDS` / `pinned IDS` / `discarded IDS` (exactly these, after),
 //! `group "Title" [color] IDS` (a group with that title holds exactly these),
-//! `groups N`, `window W IDS` (these tabs are in window W), `index ID N`,
+//! `groups N`, `together IDS` (one group holds exactly these, whatever its
+//! title), `ungrouped IDS` (these tabs are in no group), `collapsed TITLES`
+//! (exactly these groups are collapsed), `tidy` (in each window group colors
+//! differ, titles are one or two words, no group has a single tab),
+//! `window W IDS` (these tabs are in window W), `index ID N`,
 //! `calls TOOL,TOOL` (the tools performed, in order), `args TOOL key=value
 //! …` (a performed call's arguments; strings may be quoted), `opened TEXT`
 //! (a new tab whose URL contains TEXT), `confirm` (it asked first),
 //! `nothing` (no call performed, state unchanged), `error CODE`,
-//! `reply "TEXT"` (the reply contains TEXT, case-insensitive).
+//! `reply "TEXT"` (the reply contains TEXT, case-insensitive), `noreply
+//! "TEXT"` (it does not). Numbers in `args` compare as numbers.
 
 use ext_core::memory::MemoryBrowser;
 use ext_core::model::State;
@@ -40,6 +52,8 @@ struct Case {
     line: usize,
     state: String,
     intent: String,
+    /// Commands sent before the utterance.
+    first: Vec<String>,
     utterance: String,
     expect: Vec<String>,
 }
@@ -61,6 +75,7 @@ fn load_cases() -> Vec<Case> {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         let text = std::fs::read_to_string(&path).unwrap();
         let (mut state, mut intent) = (String::new(), String::from("misc"));
+        let mut first = Vec::new();
         for (i, line) in text.lines().enumerate() {
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {
@@ -74,17 +89,30 @@ fn load_cases() -> Vec<Case> {
                 intent = s.trim().to_string();
                 continue;
             }
+            if let Some(s) = line.strip_prefix("first:") {
+                first.push(s.trim().to_string());
+                continue;
+            }
             let (utterance, expect) = line
                 .split_once("=>")
                 .unwrap_or_else(|| panic!("{name}:{}: no '=>' in: {line}", i + 1));
-            assert!(!state.is_empty(), "{name}:{}: no state: line before it", i + 1);
+            assert!(
+                !state.is_empty(),
+                "{name}:{}: no state: line before it",
+                i + 1
+            );
             cases.push(Case {
                 file: name.clone(),
                 line: i + 1,
                 state: state.clone(),
                 intent: intent.clone(),
+                first: std::mem::take(&mut first),
                 utterance: utterance.trim().to_string(),
-                expect: expect.split(';').map(|e| e.trim().to_string()).filter(|e| !e.is_empty()).collect(),
+                expect: expect
+                    .split(';')
+                    .map(|e| e.trim().to_string())
+                    .filter(|e| !e.is_empty())
+                    .collect(),
             });
         }
     }
@@ -131,14 +159,49 @@ fn value_matches(actual: &Value, expected: &str) -> bool {
         Value::String(s) => s.eq_ignore_ascii_case(expected),
         Value::Array(items) => {
             let want = expected.split(',').map(str::trim).collect::<Vec<_>>();
-            let mut have: Vec<String> = items.iter().map(|i| i.to_string().trim_matches('"').to_string()).collect();
+            let mut have: Vec<String> = items
+                .iter()
+                .map(|i| i.to_string().trim_matches('"').to_string())
+                .collect();
             let mut want: Vec<String> = want.iter().map(|s| s.to_string()).collect();
             have.sort();
             want.sort();
             have == want
         }
-        other => other.to_string() == expected,
+        Value::Number(n) => match (n.as_f64(), expected.parse::<f64>()) {
+            (Some(a), Ok(b)) => a == b,
+            _ => false,
+        },
+        Value::Bool(b) => expected.parse::<bool>() == Ok(*b),
+        Value::Null => expected == "null",
+        Value::Object(_) => false,
     }
+}
+
+/// The tabs of a group, sorted.
+fn members(state: &State, group: i64) -> Vec<i64> {
+    sorted(
+        state
+            .tabs
+            .iter()
+            .filter(|t| t.group_id == group)
+            .map(|t| t.id)
+            .collect(),
+    )
+}
+
+/// Groups as grouping by site or topic should leave them: distinct colors in
+/// a window, short titles, no one-tab groups.
+fn tidy(state: &State) -> bool {
+    state.groups.iter().all(|g| {
+        let words = g.title.split_whitespace().count();
+        let same_color = state
+            .groups
+            .iter()
+            .filter(|o| o.window_id == g.window_id && o.color == g.color)
+            .count();
+        (1..=2).contains(&words) && same_color == 1 && members(state, g.id).len() >= 2
+    })
 }
 
 /// Checks one case; answers what went wrong.
@@ -146,12 +209,18 @@ fn check(case: &Case, states: &mut BTreeMap<String, State>) -> Result<(), String
     let before = states
         .entry(case.state.clone())
         .or_insert_with(|| {
-            let path = corpus_dir().join("states").join(format!("{}.json", case.state));
-            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let path = corpus_dir()
+                .join("states")
+                .join(format!("{}.json", case.state));
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
         })
         .clone();
     let bg = Background::new(MemoryBrowser::new(before.clone()), MemoryStorage::default());
+    for text in &case.first {
+        block_on(bg.handle(json!({ "type": "command", "text": text })));
+    }
     let before = bg.browser().state();
     let first = block_on(bg.handle(json!({ "type": "command", "text": case.utterance })));
     let asked = first["needs_confirmation"] == true;
@@ -162,7 +231,11 @@ fn check(case: &Case, states: &mut BTreeMap<String, State>) -> Result<(), String
     };
     let after = bg.browser().state();
     let performed: Vec<Value> = answer["calls"].as_array().cloned().unwrap_or_default();
-    let reply = format!("{} {}", first["reply"].as_str().unwrap_or(""), answer["reply"].as_str().unwrap_or(""));
+    let reply = format!(
+        "{} {}",
+        first["reply"].as_str().unwrap_or(""),
+        answer["reply"].as_str().unwrap_or("")
+    );
     let open_ids = |s: &State| s.tabs.iter().map(|t| t.id).collect::<Vec<_>>();
     let focused = after.windows.iter().find(|w| w.focused).map(|w| w.id);
     let mut problems = Vec::new();
@@ -173,17 +246,50 @@ fn check(case: &Case, states: &mut BTreeMap<String, State>) -> Result<(), String
         let rest = rest.trim();
         let ok = match word {
             "closed" => {
-                let closed: Vec<i64> = open_ids(&before).into_iter().filter(|id| !open_ids(&after).contains(id)).collect();
+                let closed: Vec<i64> = open_ids(&before)
+                    .into_iter()
+                    .filter(|id| !open_ids(&after).contains(id))
+                    .collect();
                 sorted(closed) == ids(rest)
             }
             "kept" => ids(rest).iter().all(|id| open_ids(&after).contains(id)),
             "active" => {
                 let want: i64 = rest.parse().unwrap();
-                after.tabs.iter().any(|t| t.id == want && t.active && Some(t.window_id) == focused)
+                after
+                    .tabs
+                    .iter()
+                    .any(|t| t.id == want && t.active && Some(t.window_id) == focused)
             }
-            "muted" => sorted(after.tabs.iter().filter(|t| t.muted).map(|t| t.id).collect()) == ids(rest),
-            "pinned" => sorted(after.tabs.iter().filter(|t| t.pinned).map(|t| t.id).collect()) == ids(rest),
-            "discarded" => sorted(after.tabs.iter().filter(|t| t.discarded).map(|t| t.id).collect()) == ids(rest),
+            "muted" => {
+                sorted(
+                    after
+                        .tabs
+                        .iter()
+                        .filter(|t| t.muted)
+                        .map(|t| t.id)
+                        .collect(),
+                ) == ids(rest)
+            }
+            "pinned" => {
+                sorted(
+                    after
+                        .tabs
+                        .iter()
+                        .filter(|t| t.pinned)
+                        .map(|t| t.id)
+                        .collect(),
+                ) == ids(rest)
+            }
+            "discarded" => {
+                sorted(
+                    after
+                        .tabs
+                        .iter()
+                        .filter(|t| t.discarded)
+                        .map(|t| t.id)
+                        .collect(),
+                ) == ids(rest)
+            }
             "group" => {
                 let q = rest.strip_prefix('"').expect("group \"Title\"");
                 let end = q.find('"').expect("closing quote");
@@ -198,41 +304,93 @@ fn check(case: &Case, states: &mut BTreeMap<String, State>) -> Result<(), String
                 }
                 after.groups.iter().any(|g| {
                     g.title.eq_ignore_ascii_case(title)
-                        && color.as_deref().is_none_or(|c| serde_json::to_value(g.color).unwrap() == c)
-                        && sorted(after.tabs.iter().filter(|t| t.group_id == g.id).map(|t| t.id).collect()) == ids(tail)
+                        && color
+                            .as_deref()
+                            .is_none_or(|c| serde_json::to_value(g.color).unwrap() == c)
+                        && sorted(
+                            after
+                                .tabs
+                                .iter()
+                                .filter(|t| t.group_id == g.id)
+                                .map(|t| t.id)
+                                .collect(),
+                        ) == ids(tail)
                 })
             }
             "groups" => after.groups.len() == rest.parse::<usize>().unwrap(),
+            "together" => {
+                let want = ids(rest);
+                after.groups.iter().any(|g| members(&after, g.id) == want)
+            }
+            "ungrouped" => ids(rest)
+                .iter()
+                .all(|id| after.tabs.iter().any(|t| t.id == *id && t.group_id == -1)),
+            "collapsed" => {
+                let mut want: Vec<String> = rest
+                    .split(',')
+                    .map(|t| t.trim().to_lowercase())
+                    .filter(|t| !t.is_empty())
+                    .collect();
+                let mut have: Vec<String> = after
+                    .groups
+                    .iter()
+                    .filter(|g| g.collapsed)
+                    .map(|g| g.title.to_lowercase())
+                    .collect();
+                want.sort();
+                have.sort();
+                want == have
+            }
+            "tidy" => tidy(&after),
             "window" => {
                 let (w, list) = rest.split_once(' ').unwrap();
                 let w: i64 = w.parse().unwrap();
-                ids(list).iter().all(|id| after.tabs.iter().any(|t| t.id == *id && t.window_id == w))
+                ids(list)
+                    .iter()
+                    .all(|id| after.tabs.iter().any(|t| t.id == *id && t.window_id == w))
             }
             "index" => {
                 let (id, n) = rest.split_once(' ').unwrap();
-                after.tabs.iter().any(|t| t.id == id.parse::<i64>().unwrap() && t.index == n.parse::<i64>().unwrap())
+                after.tabs.iter().any(|t| {
+                    t.id == id.parse::<i64>().unwrap() && t.index == n.parse::<i64>().unwrap()
+                })
             }
             "calls" => {
-                let tools: Vec<&str> = performed.iter().filter_map(|c| c["tool"].as_str()).collect();
+                let tools: Vec<&str> = performed
+                    .iter()
+                    .filter_map(|c| c["tool"].as_str())
+                    .collect();
                 tools == rest.split(',').map(str::trim).collect::<Vec<_>>()
             }
             "args" => {
                 let (tool, kv) = rest.split_once(' ').unwrap_or((rest, ""));
                 performed.iter().filter(|c| c["tool"] == tool).any(|c| {
-                    pairs(kv).iter().all(|(k, v)| c["args"].get(k).is_some_and(|a| value_matches(a, v)))
+                    pairs(kv)
+                        .iter()
+                        .all(|(k, v)| c["args"].get(k).is_some_and(|a| value_matches(a, v)))
                 })
             }
-            "opened" => after.tabs.iter().any(|t| !open_ids(&before).contains(&t.id) && t.url.contains(rest)),
+            "opened" => after
+                .tabs
+                .iter()
+                .any(|t| !open_ids(&before).contains(&t.id) && t.url.contains(rest)),
             "confirm" => {
                 expected_confirm = true;
                 asked
             }
-            "nothing" => performed.is_empty() && after.tabs == before.tabs && after.groups == before.groups,
+            "nothing" => {
+                performed.is_empty() && after.tabs == before.tabs && after.groups == before.groups
+            }
             "error" => {
                 expected_error = true;
                 first["error"]["code"] == rest
             }
-            "reply" => reply.to_lowercase().contains(&rest.trim_matches('"').to_lowercase()),
+            "reply" => reply
+                .to_lowercase()
+                .contains(&rest.trim_matches('"').to_lowercase()),
+            "noreply" => !reply
+                .to_lowercase()
+                .contains(&rest.trim_matches('"').to_lowercase()),
             other => panic!("{}:{}: unknown expectation '{other}'", case.file, case.line),
         };
         if !ok {
@@ -252,7 +410,7 @@ fn check(case: &Case, states: &mut BTreeMap<String, State>) -> Result<(), String
             "failed {} | reply: {} | calls: {}",
             problems.join("; "),
             reply.trim(),
-            Value::Array(performed).to_string()
+            Value::Array(performed)
         ))
     }
 }
@@ -283,18 +441,37 @@ fn corpus() {
                     fixed.push(case.utterance.clone());
                 }
             }
-            Err(why) if !is_known => regressions.push(format!("{}:{} '{}': {why}", case.file, case.line, case.utterance)),
+            Err(why) if !is_known => regressions.push(format!(
+                "{}:{} '{}': {why}",
+                case.file, case.line, case.utterance
+            )),
             Err(_) => {}
         }
     }
-    let (pass, total) = per_intent.values().fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
-    println!("\ninterpreter corpus: {pass}/{total} ({:.1}%)", 100.0 * pass as f64 / total.max(1) as f64);
+    let (pass, total) = per_intent
+        .values()
+        .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    println!(
+        "\ninterpreter corpus: {pass}/{total} ({:.1}%)",
+        100.0 * pass as f64 / total.max(1) as f64
+    );
     for (intent, (p, t)) in &per_intent {
-        println!("  {intent:<16} {p:>4}/{t:<4} {:>6.1}%", 100.0 * *p as f64 / (*t).max(1) as f64);
+        println!(
+            "  {intent:<16} {p:>4}/{t:<4} {:>6.1}%",
+            100.0 * *p as f64 / (*t).max(1) as f64
+        );
     }
     for f in &fixed {
         println!("now passes (remove from known_failures.txt): {f}");
     }
-    assert!(total >= 400, "the corpus has {total} cases; it should have at least 400");
-    assert!(regressions.is_empty(), "{} case(s) fail:\n{}", regressions.len(), regressions.join("\n"));
+    assert!(
+        total >= 400,
+        "the corpus has {total} cases; it should have at least 400"
+    );
+    assert!(
+        regressions.is_empty(),
+        "{} case(s) fail:\n{}",
+        regressions.len(),
+        regressions.join("\n")
+    );
 }

@@ -36,7 +36,11 @@ fn colors_for(state: &State, window: i64) -> impl Iterator<Item = Color> {
         .filter(|g| g.window_id == window)
         .map(|g| g.color)
         .collect();
-    let mut order: Vec<Color> = Color::ALL.iter().copied().filter(|c| !used.contains(c)).collect();
+    let mut order: Vec<Color> = Color::ALL
+        .iter()
+        .copied()
+        .filter(|c| !used.contains(c))
+        .collect();
     order.extend(Color::ALL.iter().copied().filter(|c| used.contains(c)));
     order.into_iter().cycle()
 }
@@ -69,7 +73,12 @@ pub fn by_site(state: &State) -> Vec<NewGroup> {
         let mut colors = colors_for(state, window);
         for (_, ids) in buckets.into_iter().filter(|(_, ids)| ids.len() >= 2) {
             let title = sites::display_name(
-                &state.tabs.iter().find(|t| t.id == ids[0]).map(|t| t.url.clone()).unwrap_or_default(),
+                &state
+                    .tabs
+                    .iter()
+                    .find(|t| t.id == ids[0])
+                    .map(|t| t.url.clone())
+                    .unwrap_or_default(),
             );
             let existing = existing(state, window, &title);
             let color = colors.next().unwrap_or(Color::Blue);
@@ -86,15 +95,115 @@ pub fn by_site(state: &State) -> Vec<NewGroup> {
 
 /// Words that say nothing about a topic.
 const STOPWORDS: &[&str] = &[
-    "the", "and", "for", "with", "you", "your", "how", "what", "why", "when", "who", "are", "was",
-    "this", "that", "from", "into", "about", "new", "all", "not", "but", "can", "our", "out", "its",
-    "it's", "use", "using", "get", "one", "two", "page", "home", "index", "html", "htm", "php",
-    "www", "com", "org", "net", "http", "https", "watch", "wiki", "search", "edit", "view", "main",
-    "welcome", "login", "sign", "inbox", "untitled", "tab", "news", "blog", "docs", "doc", "com",
-    "amp", "utm", "source", "ref", "best", "top", "guide", "introduction", "intro", "part",
-    "chapter", "vs", "via", "more", "less", "free", "online", "official", "site", "app", "video",
-    "videos", "post", "posts", "article", "articles", "de", "en", "la", "le", "le", "of", "to",
-    "in", "on", "at", "by", "an", "is", "or", "as", "be", "do", "my", "me", "we", "us", "it",
+    "the",
+    "and",
+    "for",
+    "with",
+    "you",
+    "your",
+    "how",
+    "what",
+    "why",
+    "when",
+    "who",
+    "are",
+    "was",
+    "this",
+    "that",
+    "from",
+    "into",
+    "about",
+    "new",
+    "all",
+    "not",
+    "but",
+    "can",
+    "our",
+    "out",
+    "its",
+    "it's",
+    "use",
+    "using",
+    "get",
+    "one",
+    "two",
+    "page",
+    "home",
+    "index",
+    "html",
+    "htm",
+    "php",
+    "www",
+    "com",
+    "org",
+    "net",
+    "http",
+    "https",
+    "watch",
+    "wiki",
+    "search",
+    "edit",
+    "view",
+    "main",
+    "welcome",
+    "login",
+    "sign",
+    "inbox",
+    "untitled",
+    "tab",
+    "news",
+    "blog",
+    "docs",
+    "doc",
+    "com",
+    "amp",
+    "utm",
+    "source",
+    "ref",
+    "best",
+    "top",
+    "guide",
+    "introduction",
+    "intro",
+    "part",
+    "chapter",
+    "vs",
+    "via",
+    "more",
+    "less",
+    "free",
+    "online",
+    "official",
+    "site",
+    "app",
+    "video",
+    "videos",
+    "post",
+    "posts",
+    "article",
+    "articles",
+    "de",
+    "en",
+    "la",
+    "le",
+    "le",
+    "of",
+    "to",
+    "in",
+    "on",
+    "at",
+    "by",
+    "an",
+    "is",
+    "or",
+    "as",
+    "be",
+    "do",
+    "my",
+    "me",
+    "we",
+    "us",
+    "it",
 ];
 
 /// The topic words of a tab: title and path words, without stopwords,
@@ -146,7 +255,8 @@ fn capitalize(w: &str) -> String {
 pub fn by_topic(state: &State) -> Vec<NewGroup> {
     let mut out = Vec::new();
     for (window, tabs) in candidates(state) {
-        let mut left: Vec<(i64, Vec<String>)> = tabs.iter().map(|t| (t.id, topic_words(t))).collect();
+        let mut left: Vec<(i64, Vec<String>)> =
+            tabs.iter().map(|t| (t.id, topic_words(t))).collect();
         let mut colors = colors_for(state, window);
         loop {
             let mut counts: HashMap<&str, usize> = HashMap::new();
@@ -159,10 +269,18 @@ pub fn by_topic(state: &State) -> Vec<NewGroup> {
             let best = counts
                 .into_iter()
                 .filter(|(_, n)| *n >= 2)
-                .max_by(|a, b| a.1.cmp(&b.1).then(a.0.len().cmp(&b.0.len())).then(b.0.cmp(a.0)))
+                .max_by(|a, b| {
+                    a.1.cmp(&b.1)
+                        .then(a.0.len().cmp(&b.0.len()))
+                        .then(b.0.cmp(a.0))
+                })
                 .map(|(w, _)| w.to_string());
             let Some(word) = best else { break };
-            let ids: Vec<i64> = left.iter().filter(|(_, ws)| ws.contains(&word)).map(|(id, _)| *id).collect();
+            let ids: Vec<i64> = left
+                .iter()
+                .filter(|(_, ws)| ws.contains(&word))
+                .map(|(id, _)| *id)
+                .collect();
             left.retain(|(id, _)| !ids.contains(id));
             let title = capitalize(&word);
             out.push(NewGroup {

@@ -108,7 +108,8 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
         match parse::parse(c) {
             Ok(i) => intents.push(i),
             Err(NotUnderstood(reply)) => {
-                let hint = " Try 'close the YouTube tabs', 'switch to Gmail' or 'group my tabs by site'.";
+                let hint =
+                    " Try 'close the YouTube tabs', 'switch to Gmail' or 'group my tabs by site'.";
                 return Plan::failed(ErrorCode::UnknownCommand, format!("{reply}{hint}"));
             }
         }
@@ -132,21 +133,22 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
             };
         }
     }
-    let sim = MemoryBrowser::new(plan::with_windows(state.clone()));
+    // Later clauses see the state earlier ones leave (simulated in memory);
+    // the last clause needs no simulation.
+    let mut current = std::borrow::Cow::Borrowed(state);
     let mut calls = Vec::new();
     let mut replies = Vec::new();
     let mut questions = Vec::new();
     let mut previous = Vec::new();
     let mut query = false;
-    for intent in &intents {
+    for (k, intent) in intents.iter().enumerate() {
         if matches!(intent, Intent::Undo | Intent::Yes | Intent::No) {
             return Plan::failed(
                 ErrorCode::InvalidArgs,
                 "Say 'undo', 'yes' or 'no' on its own.".into(),
             );
         }
-        let snapshot = sim.state();
-        let mut view = resolve::View::new(&snapshot);
+        let mut view = resolve::View::new(&current);
         view.previous = std::mem::take(&mut previous);
         let step = match plan::plan_intent(intent, &view, options) {
             Ok(step) => step,
@@ -161,13 +163,22 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
         };
         query |= matches!(
             intent,
-            Intent::History { .. } | Intent::FindBookmarks(_) | Intent::ListTabs(_) | Intent::ListGroups
+            Intent::History { .. }
+                | Intent::FindBookmarks(_)
+                | Intent::ListTabs(_)
+                | Intent::ListGroups
+                | Intent::ListEngines
+                | Intent::Count(_)
+                | Intent::CountWindows
         );
-        for (c, result) in step.calls.iter().zip(plan::simulate(&sim, &step.calls)) {
-            if let Err(e) = result {
-                return Plan::failed(e.code, e.message);
+        if k + 1 < intents.len() {
+            let sim = MemoryBrowser::new(plan::with_windows(current.into_owned()));
+            for result in plan::simulate(&sim, &step.calls) {
+                if let Err(e) = result {
+                    return Plan::failed(e.code, e.message);
+                }
             }
-            let _ = c;
+            current = std::borrow::Cow::Owned(sim.state());
         }
         previous = step.touched;
         if !step.reply.is_empty() {

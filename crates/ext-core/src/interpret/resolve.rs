@@ -82,15 +82,29 @@ pub struct Resolved {
 }
 
 pub fn resolve(view: &View, target: &Target) -> Result<Resolved, String> {
-    let mut r = select(view, &target.selector, target.scope, true)?;
+    let mut r = select(view, &target.selector, target.scope, true, target.singular)?;
     if let Some(except) = &target.except {
-        let keep = select(view, except, Scope::Everywhere, false)?.ids;
+        // "all but netflix" when no Netflix tab is open is a mistake to
+        // point out, not a reason to close everything.
+        let strict = matches!(
+            except,
+            Selector::Named(_) | Selector::InGroup(_) | Selector::Positions(_)
+        );
+        let keep = select(view, except, Scope::Everywhere, strict, false)?.ids;
         r.ids.retain(|id| !keep.contains(id));
     }
     Ok(r)
 }
 
-fn select(view: &View, selector: &Selector, scope: Scope, strict: bool) -> Result<Resolved, String> {
+/// The tabs a selector means within a scope. `strict`: a name that matches
+/// nothing is an error; `one`: one tab is meant (the adjacent one, for a side).
+fn select(
+    view: &View,
+    selector: &Selector,
+    scope: Scope,
+    strict: bool,
+    one: bool,
+) -> Result<Resolved, String> {
     let scoped = view.in_scope(scope);
     let ids = |tabs: Vec<&Tab>| tabs.iter().map(|t| t.id).collect::<Vec<_>>();
     let plain = |ids: Vec<i64>, explicit: bool, label: &str| Resolved {
@@ -108,7 +122,10 @@ fn select(view: &View, selector: &Selector, scope: Scope, strict: bool) -> Resul
         Selector::Others => {
             let active = view.active().map(|t| t.id);
             plain(
-                ids(scoped.into_iter().filter(|t| Some(t.id) != active).collect()),
+                ids(scoped
+                    .into_iter()
+                    .filter(|t| Some(t.id) != active)
+                    .collect()),
                 false,
                 "other",
             )
@@ -128,8 +145,16 @@ fn select(view: &View, selector: &Selector, scope: Scope, strict: bool) -> Resul
             }
             plain(ids(found), true, "playing")
         }
-        Selector::Muted => plain(ids(scoped.into_iter().filter(|t| t.muted).collect()), false, "muted"),
-        Selector::Pinned => plain(ids(scoped.into_iter().filter(|t| t.pinned).collect()), true, "pinned"),
+        Selector::Muted => plain(
+            ids(scoped.into_iter().filter(|t| t.muted).collect()),
+            false,
+            "muted",
+        ),
+        Selector::Pinned => plain(
+            ids(scoped.into_iter().filter(|t| t.pinned).collect()),
+            true,
+            "pinned",
+        ),
         Selector::Positions(positions) => {
             let window = view.window_tabs();
             let n = window.len() as i64;
@@ -165,17 +190,72 @@ fn select(view: &View, selector: &Selector, scope: Scope, strict: bool) -> Resul
         Selector::InGroup(words) => {
             let group = find_group(view.state, &GroupWhich::Named(words.clone()), view)?;
             plain(
-                ids(scoped.into_iter().filter(|t| t.group_id == group.id).collect()),
+                ids(scoped
+                    .into_iter()
+                    .filter(|t| t.group_id == group.id)
+                    .collect()),
                 true,
                 &format!("'{}' group", group.title),
             )
+        }
+        Selector::Side { right } => {
+            let window = view.window_tabs();
+            let at = view
+                .active()
+                .map(|t| t.index)
+                .ok_or("No tab is active in this window.")?;
+            let mut found: Vec<&Tab> = window
+                .into_iter()
+                .filter(|t| if *right { t.index > at } else { t.index < at })
+                .collect();
+            if one {
+                // The neighbour: the nearest on that side.
+                found.sort_by_key(|t| (t.index - at).abs());
+                found.truncate(1);
+            }
+            let side = if *right { "right" } else { "left" };
+            if found.is_empty() && strict {
+                return Err(format!("There is no tab to the {side} of this one."));
+            }
+            // Swept up, unless one tab is meant: pinned tabs stay unless named.
+            plain(ids(found), one, &format!("the tabs to the {side}"))
+        }
+        Selector::WholeWindow => plain(ids(scoped), true, "the window"),
+        Selector::Union(parts) => {
+            let mut all: Vec<i64> = Vec::new();
+            let mut labels = Vec::new();
+            for p in parts {
+                let r = select(view, p, scope, strict, false)?;
+                labels.push(r.label);
+                for id in r.ids {
+                    if !all.contains(&id) {
+                        all.push(id);
+                    }
+                }
+            }
+            plain(all, true, &labels.join(" and "))
         }
         Selector::Named(phrases) => {
             let mut all = Vec::new();
             let mut labels = Vec::new();
             let mut per_name = Vec::new();
             for words in phrases {
-                let found = match_tabs(words, &scoped);
+                let found = if one {
+                    Vec::new()
+                } else {
+                    group_named(view.state, words, &scoped)
+                };
+                let found = if found.is_empty() {
+                    match_tabs(words, &scoped)
+                } else {
+                    found
+                };
+                // "slack jira" said without "and": each word a site.
+                let found = if found.is_empty() {
+                    match_each_site(words, &scoped)
+                } else {
+                    found
+                };
                 if found.is_empty() {
                     if strict {
                         return Err(format!("No tab matches '{}'.", words.join(" ")));
@@ -218,21 +298,71 @@ pub fn words_of(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Tabs a name refers to, best kind of match only: a known site or domain,
-/// else all words in the title or address, else the same with typos.
-pub fn match_tabs(words: &[String], tabs: &[&Tab]) -> Vec<i64> {
-    let joined = words.join(" ");
-    let compact = words.concat();
-    // A known site: "gmail", "hacker news", "you tube".
-    if let Some(site) = sites::by_name(&joined).or_else(|| sites::by_name(&compact)) {
-        let found: Vec<i64> = tabs.iter().filter(|t| sites::hosts(site, &t.url)).map(|t| t.id).collect();
-        if !found.is_empty() {
-            return found;
+/// "close news" with a group titled "News": its tabs, unless the words name a
+/// known site that is open ("youtube" is every YouTube tab, grouped or not).
+fn group_named(state: &State, words: &[String], tabs: &[&Tab]) -> Vec<i64> {
+    let name = words.join(" ");
+    if !match_site_by_name(&name, tabs).is_empty() {
+        return Vec::new();
+    }
+    let Some(group) = state
+        .groups
+        .iter()
+        .find(|g| g.title.eq_ignore_ascii_case(&name))
+    else {
+        return Vec::new();
+    };
+    tabs.iter()
+        .filter(|t| t.group_id == group.id)
+        .map(|t| t.id)
+        .collect()
+}
+
+/// Tabs of the known site called `name`, if there is one.
+fn match_site_by_name(name: &str, tabs: &[&Tab]) -> Vec<i64> {
+    let compact = name.replace(' ', "");
+    sites::by_name(name)
+        .or_else(|| sites::by_name(&compact))
+        .map(|site| {
+            tabs.iter()
+                .filter(|t| sites::hosts(site, &t.url))
+                .map(|t| t.id)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Tabs of the sites that each word names, when every word names one
+/// ("slack jira"); nothing otherwise. Only sites and domains count: title
+/// words said in a row belong together.
+fn match_each_site(words: &[String], tabs: &[&Tab]) -> Vec<i64> {
+    if words.len() < 2 {
+        return Vec::new();
+    }
+    let mut all = Vec::new();
+    for w in words {
+        let found = match_site(std::slice::from_ref(w), tabs);
+        if found.is_empty() {
+            return Vec::new();
+        }
+        for id in found {
+            if !all.contains(&id) {
+                all.push(id);
+            }
         }
     }
-    // A domain or a host label: "bbc.co.uk", "bbc", "docs".
-    let found: Vec<i64> = tabs
-        .iter()
+    all
+}
+
+/// Tabs of a known site ("gmail", "hacker news") or a domain or host label
+/// ("bbc.co.uk", "kayak").
+fn match_site(words: &[String], tabs: &[&Tab]) -> Vec<i64> {
+    let compact = words.concat();
+    let found = match_site_by_name(&words.join(" "), tabs);
+    if !found.is_empty() {
+        return found;
+    }
+    tabs.iter()
         .filter(|t| {
             let (host, _) = host_and_path(&t.url);
             if compact.contains('.') {
@@ -242,7 +372,30 @@ pub fn match_tabs(words: &[String], tabs: &[&Tab]) -> Vec<i64> {
             }
         })
         .map(|t| t.id)
+        .collect()
+}
+
+/// Tabs a name refers to, best kind of match only: a known site or domain,
+/// else all words in the title or address, else the same with typos.
+pub fn match_tabs(words: &[String], tabs: &[&Tab]) -> Vec<i64> {
+    // "r/rust" is the words of a title ("r", "rust"), unless it is an address.
+    let words: Vec<String> = words
+        .iter()
+        .flat_map(|w| {
+            if w.contains('/') && !w.contains('.') {
+                w.split('/')
+                    .filter(|x| !x.is_empty())
+                    .map(str::to_string)
+                    .collect()
+            } else {
+                vec![w.clone()]
+            }
+        })
         .collect();
+    let words = words.as_slice();
+    let compact = words.concat();
+    // A known site ("gmail", "hacker news"), a domain or a host label.
+    let found = match_site(words, tabs);
     if !found.is_empty() {
         return found;
     }
@@ -264,11 +417,16 @@ pub fn match_tabs(words: &[String], tabs: &[&Tab]) -> Vec<i64> {
         return exact;
     }
     // A known site misspelt: "youtub".
-    if let Some(site) = sites::SITES
-        .iter()
-        .find(|s| s.names.iter().any(|n| n.len() >= 4 && close_enough(&compact, n)))
-    {
-        let found: Vec<i64> = tabs.iter().filter(|t| sites::hosts(site, &t.url)).map(|t| t.id).collect();
+    if let Some(site) = sites::SITES.iter().find(|s| {
+        s.names
+            .iter()
+            .any(|n| n.len() >= 4 && close_enough(&compact, n))
+    }) {
+        let found: Vec<i64> = tabs
+            .iter()
+            .filter(|t| sites::hosts(site, &t.url))
+            .map(|t| t.id)
+            .collect();
         if !found.is_empty() {
             return found;
         }
@@ -293,9 +451,27 @@ fn word_in(word: &str, hay: &[String], typos: bool) -> bool {
 }
 
 /// The group some words name, or the active tab's group.
-pub fn find_group<'a>(state: &'a State, which: &GroupWhich, view: &View) -> Result<&'a Group, String> {
+pub fn find_group<'a>(
+    state: &'a State,
+    which: &GroupWhich,
+    view: &View,
+) -> Result<&'a Group, String> {
     match which {
         GroupWhich::Current | GroupWhich::All => {
+            // Right after "group youtube tabs", "the group" is that one.
+            let previous: Vec<i64> = view
+                .previous
+                .iter()
+                .filter_map(|id| view.tab(*id))
+                .map(|t| t.group_id)
+                .collect();
+            if let Some(first) = previous.first().filter(|g| **g != -1) {
+                if previous.iter().all(|g| g == first) {
+                    if let Some(g) = state.groups.iter().find(|g| g.id == *first) {
+                        return Ok(g);
+                    }
+                }
+            }
             let active = view.active().ok_or("No tab is active.")?;
             state
                 .groups
@@ -318,13 +494,20 @@ pub fn find_group<'a>(state: &'a State, which: &GroupWhich, view: &View) -> Resu
                     .collect()
             };
             let exact = by_title(false);
-            let candidates = if exact.is_empty() { by_title(true) } else { exact };
+            let candidates = if exact.is_empty() {
+                by_title(true)
+            } else {
+                exact
+            };
             if let [g] = candidates.as_slice() {
                 return Ok(g);
             }
             if candidates.len() > 1 {
                 // Prefer the focused window's.
-                if let Some(g) = candidates.iter().find(|g| g.window_id == view.focused_window) {
+                if let Some(g) = candidates
+                    .iter()
+                    .find(|g| g.window_id == view.focused_window)
+                {
                     return Ok(g);
                 }
                 return Ok(candidates[0]);

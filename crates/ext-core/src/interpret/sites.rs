@@ -11,51 +11,123 @@ pub struct Site {
 }
 
 pub const SITES: &[Site] = &[
-    site(&["gmail", "google mail", "mail", "email", "inbox"], &["mail.google.com"], "Gmail"),
+    site(
+        &["gmail", "google mail", "mail", "email", "inbox"],
+        &["mail.google.com"],
+        "Gmail",
+    ),
     site(&["google docs", "docs"], &["docs.google.com"], "Docs"),
     site(&["google drive", "drive"], &["drive.google.com"], "Drive"),
-    site(&["google calendar", "calendar"], &["calendar.google.com"], "Calendar"),
-    site(&["google maps", "maps", "map"], &["maps.google.com", "google.com/maps", "www.google.com/maps"], "Maps"),
-    site(&["google", "google search"], &["www.google.com/search", "google.com/search"], "Google"),
+    site(
+        &["google calendar", "calendar"],
+        &["calendar.google.com"],
+        "Calendar",
+    ),
+    site(
+        &["google maps", "maps", "map"],
+        &["maps.google.com", "google.com/maps", "www.google.com/maps"],
+        "Maps",
+    ),
+    site(
+        &["google", "google search"],
+        &["www.google.com/search", "google.com/search"],
+        "Google",
+    ),
     site(&["youtube", "yt"], &["youtube.com", "youtu.be"], "YouTube"),
-    site(&["twitter", "x", "tweets"], &["twitter.com", "x.com"], "Twitter"),
+    site(
+        &["twitter", "x", "tweets"],
+        &["twitter.com", "x.com"],
+        "Twitter",
+    ),
     site(&["reddit"], &["reddit.com"], "Reddit"),
     site(&["facebook", "fb"], &["facebook.com"], "Facebook"),
     site(&["instagram", "insta"], &["instagram.com"], "Instagram"),
     site(&["linkedin"], &["linkedin.com"], "LinkedIn"),
     site(&["github"], &["github.com"], "GitHub"),
     site(&["gitlab"], &["gitlab.com"], "GitLab"),
-    site(&["stackoverflow", "stack overflow", "so"], &["stackoverflow.com"], "Stack Overflow"),
+    site(
+        &["stackoverflow", "stack overflow", "so"],
+        &["stackoverflow.com"],
+        "Stack Overflow",
+    ),
     site(&["wikipedia", "wiki"], &["wikipedia.org"], "Wikipedia"),
-    site(&["amazon"], &["amazon.com", "amazon.co.uk", "amazon.de"], "Amazon"),
+    site(
+        &["amazon"],
+        &["amazon.com", "amazon.co.uk", "amazon.de"],
+        "Amazon",
+    ),
     site(&["ebay"], &["ebay.com", "ebay.co.uk"], "eBay"),
     site(&["netflix"], &["netflix.com"], "Netflix"),
     site(&["spotify"], &["spotify.com"], "Spotify"),
     site(&["twitch"], &["twitch.tv"], "Twitch"),
     site(&["slack"], &["slack.com"], "Slack"),
     site(&["discord"], &["discord.com"], "Discord"),
-    site(&["jira"], &["atlassian.net/jira", "atlassian.net/browse", "jira."], "Jira"),
-    site(&["confluence", "wiki pages"], &["atlassian.net/wiki", "confluence."], "Confluence"),
+    site(
+        &["jira"],
+        &["atlassian.net/jira", "atlassian.net/browse", "jira."],
+        "Jira",
+    ),
+    site(
+        &["confluence", "wiki pages"],
+        &["atlassian.net/wiki", "confluence."],
+        "Confluence",
+    ),
     site(&["notion"], &["notion.so"], "Notion"),
     site(&["figma"], &["figma.com"], "Figma"),
     site(&["trello"], &["trello.com"], "Trello"),
-    site(&["outlook", "hotmail"], &["outlook.live.com", "outlook.office.com"], "Outlook"),
-    site(&["teams", "microsoft teams"], &["teams.microsoft.com"], "Teams"),
+    site(
+        &["outlook", "hotmail"],
+        &["outlook.live.com", "outlook.office.com"],
+        "Outlook",
+    ),
+    site(
+        &["teams", "microsoft teams"],
+        &["teams.microsoft.com"],
+        "Teams",
+    ),
     site(&["zoom"], &["zoom.us"], "Zoom"),
     site(&["whatsapp"], &["web.whatsapp.com"], "WhatsApp"),
-    site(&["hacker news", "hackernews", "hn", "ycombinator"], &["news.ycombinator.com"], "Hacker News"),
+    site(
+        &["hacker news", "hackernews", "hn", "ycombinator"],
+        &["news.ycombinator.com"],
+        "Hacker News",
+    ),
     site(&["bbc", "bbc news"], &["bbc.co.uk", "bbc.com"], "BBC"),
     site(&["cnn"], &["cnn.com"], "CNN"),
-    site(&["new york times", "nytimes", "nyt"], &["nytimes.com"], "NYT"),
-    site(&["guardian", "the guardian"], &["theguardian.com"], "Guardian"),
+    site(
+        &["new york times", "nytimes", "nyt"],
+        &["nytimes.com"],
+        "NYT",
+    ),
+    site(
+        &["guardian", "the guardian"],
+        &["theguardian.com"],
+        "Guardian",
+    ),
     site(&["medium"], &["medium.com"], "Medium"),
-    site(&["docs.rs", "docs rs", "rust docs"], &["docs.rs"], "docs.rs"),
+    site(
+        &["docs.rs", "docs rs", "rust docs"],
+        &["docs.rs"],
+        "docs.rs",
+    ),
     site(&["crates", "crates.io"], &["crates.io"], "crates.io"),
-    site(&["rust book", "the book"], &["doc.rust-lang.org/book"], "Rust Book"),
+    site(
+        &["rust book", "the book"],
+        &["doc.rust-lang.org/book"],
+        "Rust Book",
+    ),
     site(&["npm"], &["npmjs.com"], "npm"),
-    site(&["chatgpt", "openai"], &["chatgpt.com", "chat.openai.com"], "ChatGPT"),
+    site(
+        &["chatgpt", "openai"],
+        &["chatgpt.com", "chat.openai.com"],
+        "ChatGPT",
+    ),
     site(&["mdn"], &["developer.mozilla.org"], "MDN"),
-    site(&["hugging face", "huggingface"], &["huggingface.co"], "Hugging Face"),
+    site(
+        &["hugging face", "huggingface"],
+        &["huggingface.co"],
+        "Hugging Face",
+    ),
     site(&["pinterest"], &["pinterest.com"], "Pinterest"),
     site(&["booking", "booking.com"], &["booking.com"], "Booking"),
     site(&["airbnb"], &["airbnb.com"], "Airbnb"),
@@ -160,10 +232,19 @@ mod tests {
         assert!(hosts(maps, "https://www.google.com/maps/place/x"));
         assert!(!hosts(maps, "https://www.google.com/search?q=maps"));
         assert!(hosts(by_name("twitter").unwrap(), "https://x.com/home"));
-        assert!(hosts(by_name("jira").unwrap(), "https://acme.atlassian.net/jira/software"));
-        assert_eq!(display_name("https://en.wikipedia.org/wiki/Rust"), "Wikipedia");
+        assert!(hosts(
+            by_name("jira").unwrap(),
+            "https://acme.atlassian.net/jira/software"
+        ));
+        assert_eq!(
+            display_name("https://en.wikipedia.org/wiki/Rust"),
+            "Wikipedia"
+        );
         assert_eq!(display_name("https://blog.rust-lang.org/x"), "Rust-lang");
         assert_eq!(base_domain("news.bbc.co.uk"), "bbc.co.uk");
-        assert_eq!(host_and_path("http://user@127.0.0.1:8080/a/b?x"), ("127.0.0.1".into(), "/a/b".into()));
+        assert_eq!(
+            host_and_path("http://user@127.0.0.1:8080/a/b?x"),
+            ("127.0.0.1".into(), "/a/b".into())
+        );
     }
 }

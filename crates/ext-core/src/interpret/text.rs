@@ -27,6 +27,8 @@ const FILLERS: &[&[&str]] = &[
     &["er"],
     &["erm"],
     &["hmm"],
+    &[","],
+    &["and"],
     &["so"],
     &["ok"],
     &["okay"],
@@ -46,6 +48,9 @@ const FILLERS: &[&[&str]] = &[
     &["quickly"],
     &["right", "now"],
 ];
+
+/// Hesitations that mean nothing wherever they are ("close uh reddit").
+const DISFLUENCIES: &[&str] = &["um", "umm", "uh", "uhh", "uhm", "er", "erm", "hmm", "ehm"];
 
 /// Words speech recognition splits, merges or mishears, as (heard, meant).
 const SPOKEN_FIXES: &[(&[&str], &[&str])] = &[
@@ -72,6 +77,20 @@ const SPOKEN_FIXES: &[(&[&str], &[&str])] = &[
     (&["un", "mute"], &["unmute"]),
     (&["un", "pin"], &["unpin"]),
     (&["un", "group"], &["ungroup"]),
+    (&["un", "do"], &["undo"]),
+    (&["un", "load"], &["unload"]),
+    (&["un", "collapse"], &["uncollapse"]),
+    (&["un", "fold"], &["unfold"]),
+    (&["re", "open"], &["reopen"]),
+    (&["duck", "duck", "go"], &["duckduckgo"]),
+    (&["web", "site"], &["website"]),
+    (&["web", "sites"], &["websites"]),
+    // Homophones that only make sense one way after these words.
+    (&["scroll", "dawn"], &["scroll", "down"]),
+    (&["newtab"], &["new", "tab"]),
+    (&["by", "sight"], &["by", "site"]),
+    (&["by", "sites"], &["by", "site"]),
+    (&["group's"], &["group"]),
     (&["de", "duplicate"], &["deduplicate"]),
     (&["dupe"], &["duplicate"]),
     (&["dupes"], &["duplicates"]),
@@ -177,23 +196,28 @@ pub fn ordinal(word: &str) -> Option<i64> {
         .or_else(|| word.strip_suffix("nd"))
         .or_else(|| word.strip_suffix("rd"))
         .or_else(|| word.strip_suffix("th"))?;
-    digits.parse::<i64>().ok().filter(|n| (1..=10_000).contains(n))
+    digits
+        .parse::<i64>()
+        .ok()
+        .filter(|n| (1..=10_000).contains(n))
 }
 
 /// Lower-cased words with punctuation, fillers and recognition slips handled.
-/// Keeps dots inside words ("bbc.co.uk") and apostrophes ("that's").
+/// Keeps dots inside words ("bbc.co.uk") and apostrophes ("that's"); a
+/// comma or semicolon becomes the word "," (it can end a clause: "close
+/// youtube, mute slack").
 pub fn words(input: &str) -> Vec<String> {
     let clipped: String = input.chars().take(MAX_INPUT_CHARS).collect();
-    let cleaned: String = clipped
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || c == '\'' || c == '.' || c == '-' || c == '/' || c == ':' {
-                c.to_lowercase().next().unwrap_or(c)
-            } else {
-                ' '
-            }
-        })
-        .collect();
+    let mut cleaned = String::with_capacity(clipped.len());
+    for c in clipped.chars() {
+        if c.is_alphanumeric() || c == '\'' || c == '\u{2019}' || ".-/:".contains(c) {
+            cleaned.extend(c.to_lowercase());
+        } else if c == ',' || c == ';' {
+            cleaned.push_str(" , ");
+        } else {
+            cleaned.push(' ');
+        }
+    }
     let mut words: Vec<String> = cleaned
         .split_whitespace()
         .map(|w| {
@@ -201,8 +225,9 @@ pub fn words(input: &str) -> Vec<String> {
             w.trim_matches(|c| c == '.' || c == '-' || c == '\'' || c == ':' || c == '/')
                 .replace('\u{2019}', "'")
         })
-        .filter(|w| !w.is_empty())
+        .filter(|w| !w.is_empty() && !DISFLUENCIES.contains(&w.as_str()))
         .collect();
+    words.dedup_by(|a, b| a == "," && b == ",");
     apply_fixes(&mut words);
     strip_fillers(&mut words);
     words
@@ -213,7 +238,8 @@ fn apply_fixes(words: &mut Vec<String>) {
     while i < words.len() {
         let mut fixed = false;
         for (heard, meant) in SPOKEN_FIXES {
-            if words.len() - i >= heard.len() && heard.iter().zip(&words[i..]).all(|(h, w)| h == w) {
+            if words.len() - i >= heard.len() && heard.iter().zip(&words[i..]).all(|(h, w)| h == w)
+            {
                 words.splice(i..i + heard.len(), meant.iter().map(|m| m.to_string()));
                 i += meant.len();
                 fixed = true;
@@ -259,16 +285,20 @@ pub fn typo_budget(len: usize) -> usize {
     }
 }
 
-/// Whether `heard` is `known`, allowing a typo or two in longer words and
-/// two swapped letters in shorter ones ("gmial").
+/// Whether `heard` is `known`, allowing a typo or two in longer words, two
+/// swapped letters in shorter ones ("gmial") and, from five letters, one
+/// letter missing or doubled ("redit"). A changed letter in a short word is
+/// another word ("slack", "stack").
 pub fn close_enough(heard: &str, known: &str) -> bool {
     if heard == known {
         return true;
     }
-    let len = heard.chars().count().min(known.chars().count());
+    let (a, b) = (heard.chars().count(), known.chars().count());
+    let len = a.min(b);
     let distance = strsim::damerau_levenshtein(heard, known);
     let swapped = len >= 4 && distance == 1 && strsim::levenshtein(heard, known) == 2;
-    swapped || (typo_budget(len) > 0 && distance <= typo_budget(len))
+    let dropped = len >= 5 && distance == 1 && a != b;
+    swapped || dropped || (typo_budget(len) > 0 && distance <= typo_budget(len))
 }
 
 #[cfg(test)]
@@ -277,11 +307,23 @@ mod tests {
 
     #[test]
     fn fillers_punctuation_and_splits() {
-        assert_eq!(words("Hey Fox, could you please close the You Tube tabs?"), ["close", "the", "youtube", "tabs"]);
-        assert_eq!(words("clothes all the red it taps thanks"), ["close", "all", "the", "reddit", "tabs"]);
+        assert_eq!(
+            words("Hey Fox, could you please close the You Tube tabs?"),
+            ["close", "the", "youtube", "tabs"]
+        );
+        assert_eq!(
+            words("clothes all the red it taps thanks"),
+            ["close", "all", "the", "reddit", "tabs"]
+        );
         assert_eq!(words("open bbc.co.uk."), ["open", "bbc.co.uk"]);
         assert_eq!(words("   "), Vec::<String>::new());
         assert_eq!(words("please"), ["please"], "a filler alone stays");
+        assert_eq!(words("um close uh reddit"), ["close", "reddit"]);
+        assert_eq!(
+            words("close youtube, mute slack"),
+            ["close", "youtube", ",", "mute", "slack"]
+        );
+        assert_eq!(words("hey fox, mute this"), ["mute", "this"]);
     }
 
     #[test]
@@ -302,5 +344,7 @@ mod tests {
         assert!(!close_enough("cat", "car"));
         assert!(!close_enough("slack", "stack"));
         assert!(close_enough("gmial", "gmail"));
+        assert!(close_enough("redit", "reddit"));
+        assert!(!close_enough("docs", "dogs"));
     }
 }
