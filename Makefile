@@ -25,7 +25,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 STAGE := target/xpi
 XPI := dist/tab-whisperer.xpi
 
-.PHONY: xpi run test lint bench build-tools test-tools wasm-target wasm-bindgen geckodriver firefox web-ext clean
+.PHONY: xpi run test lint bench fuzz build-tools test-tools wasm-target wasm-bindgen geckodriver firefox web-ext clean
 
 ## Build dist/tab-whisperer.xpi.
 xpi: build-tools
@@ -44,6 +44,15 @@ run: xpi test-tools
 ## Figures, measured side by side in one run (no thresholds, nothing asserted).
 bench:
 	cargo bench -p ext-core --bench interpret
+
+## Fuzz the interpreter and the message API (FUZZ_SECONDS each; stable
+## Rust, so RUSTC_BOOTSTRAP lets cargo-fuzz pass its flags).
+FUZZ_SECONDS ?= 120
+fuzz:
+	@command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --root $(TOOLS)
+	cd crates/ext-core && for t in interpret messages; do \
+	  RUSTC_BOOTSTRAP=1 cargo fuzz run --sanitizer none $$t -- -max_total_time=$(FUZZ_SECONDS) -max_len=4096; \
+	done
 
 ## Every test: native unit tests, lints, then end-to-end in headless Firefox.
 test: xpi test-tools
