@@ -10,7 +10,10 @@ use std::time::{Duration, Instant};
 const SITES: &[(&str, &str)] = &[
     ("www.youtube.com/watch?v=", "Video {} - YouTube"),
     ("mail.google.com/mail/u/0/#inbox/", "Inbox ({}) - Gmail"),
-    ("github.com/rust-lang/rust/issues/", "Issue #{} · rust-lang/rust"),
+    (
+        "github.com/rust-lang/rust/issues/",
+        "Issue #{} · rust-lang/rust",
+    ),
     ("www.reddit.com/r/rust/comments/", "Thread {} : r/rust"),
     ("docs.rs/tokio/latest/tokio/", "tokio {} - Rust"),
     ("en.wikipedia.org/wiki/Topic_", "Topic {} - Wikipedia"),
@@ -38,13 +41,22 @@ fn state(n: usize) -> State {
             muted: false,
             audible: i % 97 == 5,
             discarded: false,
-            group_id: if i % 10 == 7 { 500 + (i % 3) as i64 } else { -1 },
+            group_id: if i % 10 == 7 {
+                500 + (i % 3) as i64
+            } else {
+                -1
+            },
             last_accessed: now - i as f64 * 1000.0,
         });
     }
     State {
         now,
-        windows: (1..=windows as i64).map(|id| Window { id, focused: id == 1 }).collect(),
+        windows: (1..=windows as i64)
+            .map(|id| Window {
+                id,
+                focused: id == 1,
+            })
+            .collect(),
         tabs,
         groups: (0..3)
             .map(|k| Group {
@@ -65,8 +77,14 @@ fn state(n: usize) -> State {
             .collect(),
         history: vec![],
         search_engines: vec![
-            SearchEngine { name: "Google".into(), is_default: true },
-            SearchEngine { name: "Bing".into(), is_default: false },
+            SearchEngine {
+                name: "Google".into(),
+                is_default: true,
+            },
+            SearchEngine {
+                name: "Bing".into(),
+                is_default: false,
+            },
         ],
     }
 }
@@ -95,7 +113,9 @@ fn time(text: &str, state: &State) -> Duration {
     let options = Options::default();
     let mut samples = Vec::new();
     let start = Instant::now();
-    while samples.len() < 30 || (start.elapsed() < Duration::from_millis(200) && samples.len() < 10_000) {
+    while samples.len() < 30
+        || (start.elapsed() < Duration::from_millis(200) && samples.len() < 10_000)
+    {
         let t = Instant::now();
         black_box(plan(black_box(text), state, &options));
         samples.push(t.elapsed());
@@ -108,7 +128,10 @@ fn main() {
     let small = state(100);
     let large = state(1000);
     println!("interpreter: median time to plan one command (native, release)");
-    println!("{:<52} {:>12} {:>12} {:>7}", "command", "100 tabs", "1000 tabs", "ratio");
+    println!(
+        "{:<52} {:>12} {:>12} {:>7}",
+        "command", "100 tabs", "1000 tabs", "ratio"
+    );
     let (mut worst_small, mut worst_large) = (Duration::ZERO, Duration::ZERO);
     for text in COMMANDS {
         let a = time(text, &small);

@@ -253,7 +253,12 @@ impl Browser for MemoryBrowser {
                     .tabs
                     .iter()
                     .filter(|t| t.window_id == window)
-                    .min_by_key(|t| (t.index < index, if t.index > index { t.index } else { -t.index }))
+                    .min_by_key(|t| {
+                        (
+                            t.index < index,
+                            if t.index > index { t.index } else { -t.index },
+                        )
+                    })
                     .map(|t| t.id);
                 if let Some(next) = next {
                     activate(s, next)?;
@@ -261,7 +266,8 @@ impl Browser for MemoryBrowser {
             }
             // A window without tabs closes.
             let tabs = &s.tabs;
-            s.windows.retain(|w| tabs.iter().any(|t| t.window_id == w.id));
+            s.windows
+                .retain(|w| tabs.iter().any(|t| t.window_id == w.id));
             Ok(())
         })
     }
