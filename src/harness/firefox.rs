@@ -44,6 +44,25 @@ pub fn extension_url(path: &str) -> String {
     )
 }
 
+/// Prefs that keep a test browser on this machine: every host name
+/// resolves to 127.0.0.1 (where the test's page server answers), with no
+/// DNS-over-HTTPS, and plain http allowed for hosts on the HSTS preload
+/// list. Tests and the headless demo use them, so "youtube" can be a real
+/// youtube.com tab and a web search's results page loads locally.
+pub fn local_only_prefs() -> Map<String, Value> {
+    let prefs = json!({
+        "network.dns.forceResolve": "127.0.0.1",
+        "network.trr.mode": 5,
+        "network.stricttransportsecurity.preloadlist": false,
+        "dom.security.https_first": false,
+        "dom.security.https_only_mode": false,
+    });
+    match prefs {
+        Value::Object(map) => map,
+        _ => unreachable!(),
+    }
+}
+
 /// How to start Firefox.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -196,9 +215,13 @@ pub struct Firefox {
 }
 
 impl Firefox {
-    /// Starts a headless Firefox with the extension.
+    /// Starts a headless Firefox with the extension, kept on this machine
+    /// ([`local_only_prefs`]).
     pub fn headless() -> Result<Firefox> {
-        Firefox::start(Options::default())
+        Firefox::start(Options {
+            prefs: local_only_prefs(),
+            ..Options::default()
+        })
     }
 
     /// Starts geckodriver and Firefox, installs the add-on and waits until

@@ -4,30 +4,9 @@
 //! and nothing leaves this machine.
 
 use crate::util::*;
-use serde_json::{json, Map, Value};
-use tab_whisperer::harness::firefox::Options;
+use serde_json::{json, Value};
 use tab_whisperer::harness::pages::encode_component;
-use tab_whisperer::{wait_for, Firefox, PageServer};
-
-fn start_with_hosts() -> Env {
-    let pages = PageServer::start().expect("local page server");
-    let mut prefs = Map::new();
-    prefs.insert("network.dns.forceResolve".into(), json!("127.0.0.1"));
-    prefs.insert("network.trr.mode".into(), json!(5));
-    // Famous hosts are on the HSTS preload list; the local server speaks http.
-    prefs.insert(
-        "network.stricttransportsecurity.preloadlist".into(),
-        json!(false),
-    );
-    prefs.insert("dom.security.https_first".into(), json!(false));
-    prefs.insert("dom.security.https_only_mode".into(), json!(false));
-    let ff = Firefox::start(Options {
-        prefs,
-        ..Options::default()
-    })
-    .expect("Firefox with the add-on");
-    Env { ff, pages }
-}
+use tab_whisperer::wait_for;
 
 /// A page of the local server under another host name.
 fn on_host(env: &Env, host: &str, slug: &str, title: &str) -> String {
@@ -53,7 +32,7 @@ fn by_title(env: &Env, title: &str) -> Value {
 
 #[test]
 fn everyday_commands_change_real_tabs() {
-    let env = start_with_hosts();
+    let env = start();
     let sites = [
         ("mail.google.com", "inbox", "Inbox - Gmail"),
         ("www.youtube.com", "cats", "Cats - YouTube"),
@@ -250,7 +229,7 @@ fn everyday_commands_change_real_tabs() {
 
 #[test]
 fn risky_commands_ask_first_and_anything_else_cancels() {
-    let env = start_with_hosts();
+    let env = start();
     let titles: Vec<String> = (1..=12).map(|i| format!("Article {i}")).collect();
     let refs: Vec<&str> = titles.iter().map(String::as_str).collect();
     env.open(&refs);
@@ -288,7 +267,7 @@ fn risky_commands_ask_first_and_anything_else_cancels() {
 
 #[test]
 fn browsing_by_voice_on_the_active_tab() {
-    let env = start_with_hosts();
+    let env = start();
     let url = env.pages.long_page("Long read");
     env.open_active(&url, "Long read");
     let y = || {

@@ -14,6 +14,8 @@ pub struct Env {
 
 pub fn start() -> Env {
     let pages = PageServer::start().expect("local page server");
+    // Every host resolves to the page server: nothing leaves this machine,
+    // not even a web search's results page.
     let ff = Firefox::headless()
         .expect("Firefox with the add-on (run `make test` to build and install what it needs)");
     Env { ff, pages }
