@@ -75,9 +75,18 @@ fn errors_are_answered_and_the_background_survives() {
         assert_eq!(answer["ok"], false, "{answer}");
         assert!(answer["error"]["code"].is_string(), "{answer}");
     }
-    // A command answers UNKNOWN_COMMAND until the interpreter exists.
-    let answer = env.ff.command("close the youtube tabs").unwrap();
-    assert_eq!(answer["error"]["code"], "UNKNOWN_COMMAND");
+    // Words that are no command, and a site that no tab is on: a clear
+    // answer, nothing done.
+    let answer = env.ff.command("purple monkey dishwasher").unwrap();
+    assert_eq!(answer["error"]["code"], "UNKNOWN_COMMAND", "{answer}");
+    let answer = env.ff.command("close the netflix tabs").unwrap();
+    assert_eq!(answer["error"]["code"], "NOT_FOUND", "{answer}");
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.to_lowercase().contains("netflix")),
+        "{answer}"
+    );
     // Still alive and unchanged.
     assert_eq!(env.tabs().len(), count);
 }
