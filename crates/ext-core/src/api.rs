@@ -449,7 +449,9 @@ impl<B: Browser, S: Storage> Background<B, S> {
         }
     }
 
-    async fn append_log(&self, entry: LogEntry) {
+    async fn append_log(&self, mut entry: LogEntry) {
+        // Answers carry results whole; the log keeps them short.
+        entry.calls = entry.calls.iter().map(LoggedCall::compacted).collect();
         {
             let mut log = self.log.borrow_mut();
             log.push(entry);

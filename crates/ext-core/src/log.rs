@@ -19,11 +19,21 @@ pub struct LoggedCall {
 }
 
 impl LoggedCall {
+    /// The call whole, as a command's answer carries it.
     pub fn new(tool: &str, args: &Value, result: &Value) -> Self {
         LoggedCall {
             tool: tool.to_string(),
-            args: compact(args),
-            result: compact(result),
+            args: args.clone(),
+            result: result.clone(),
+        }
+    }
+
+    /// The call as the log keeps it: big values shortened ([`compact`]).
+    pub fn compacted(&self) -> Self {
+        LoggedCall {
+            tool: self.tool.clone(),
+            args: compact(&self.args),
+            result: compact(&self.result),
         }
     }
 }

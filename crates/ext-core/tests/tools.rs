@@ -579,3 +579,35 @@ fn browse_commands_act_on_the_active_tab() {
         .iter()
         .any(|t| t.url == "about:newtab" && t.active));
 }
+
+#[test]
+fn answers_carry_big_results_whole_while_the_log_keeps_them_short() {
+    let mut state = sample_state();
+    let window = state.tabs[0].window_id;
+    for i in 0..300 {
+        let id = 1000 + i;
+        let index = state.tabs.len() as i64;
+        state.tabs.push(tab(
+            id,
+            window,
+            index,
+            &format!("https://example.org/{i}"),
+            &format!("Page {i}"),
+        ));
+    }
+    let total = state.tabs.len();
+    let fixture = Fixture::with(state);
+    let answer = fixture.send(json!({"type": "command", "text": "list my tabs"}));
+    assert_eq!(answer["ok"], true, "{answer}");
+    let listed = &answer["calls"][0]["result"]["tabs"];
+    assert_eq!(
+        listed.as_array().map(Vec::len),
+        Some(total),
+        "{}",
+        answer["calls"]
+    );
+    let log = fixture.send(json!({"type": "log"}));
+    let entries = log["entries"].as_array().expect("log entries");
+    let logged = &entries[0]["calls"][0]["result"]["tabs"];
+    assert_eq!(logged, &json!({ "omitted": total }));
+}
