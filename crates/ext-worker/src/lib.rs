@@ -1,4 +1,19 @@
-//! The speech worker: audio front end (resampling, voice activity
-//! detection, utterances) and Whisper on Candle. Nothing ships from here
-//! yet; the Whisper engine issue fills it in, and the .xpi does not start a
-//! worker until then.
+//! The speech worker: audio front end and Whisper on Candle. Pure logic
+//! here builds and tests natively; `web` binds it to a dedicated Worker.
+
+pub mod audio;
+mod clock;
+pub mod convert;
+pub mod decode;
+pub mod engine;
+pub mod error;
+pub mod mel;
+pub mod tokenizer;
+pub mod whisper;
+
+pub use engine::{AudioCtx, Engine, ModelFiles, TranscribeOptions, Transcript, WeightFile};
+pub use error::{Error, ErrorCode};
+pub use whisper::Projection;
+pub mod service;
+#[cfg(target_arch = "wasm32")]
+pub mod web;

@@ -1,0 +1,95 @@
+//! transcribe --model DIR --audio WAV [--json] [--prompt TEXT]
+//!            [--max-tokens N] [--audio-ctx full|auto] [--fast]
+//!
+//! Transcribes a WAV (any rate, any channels, 16-bit or float) with a
+//! Whisper model directory (config.json, tokenizer.json, and
+//! model.safetensors or a .gguf), using the same code as the extension's
+//! speech worker. `--json` prints text, tokens, token_logprobs,
+//! no_speech_prob, avg_logprob and timings (ms).
+
+use ext_worker::{audio, AudioCtx, Engine, ModelFiles, Projection, TranscribeOptions};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: transcribe --model DIR --audio WAV [--json] [--prompt TEXT] \
+[--max-tokens N] [--audio-ctx full|auto] [--fast]";
+
+struct Args {
+    model: PathBuf,
+    audio: PathBuf,
+    json: bool,
+    fast: bool,
+    options: TranscribeOptions,
+}
+
+fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
+    let (mut model, mut audio, mut json, mut fast) = (None, None, false, false);
+    let mut options = TranscribeOptions::default();
+    while let Some(arg) = args.next() {
+        let mut value = || args.next().ok_or(format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--model" => model = Some(PathBuf::from(value()?)),
+            "--audio" => audio = Some(PathBuf::from(value()?)),
+            "--json" => json = true,
+            "--fast" => fast = true,
+            "--prompt" => options.prompt = Some(value()?),
+            "--max-tokens" => {
+                let v = value()?;
+                options.max_tokens = Some(
+                    v.parse()
+                        .map_err(|_| format!("--max-tokens {v}: not a number"))?,
+                );
+            }
+            "--audio-ctx" => {
+                options.audio_ctx = match value()?.as_str() {
+                    "full" => AudioCtx::Full,
+                    "auto" => AudioCtx::Auto,
+                    other => return Err(format!("--audio-ctx {other}: say full or auto")),
+                }
+            }
+            "-h" | "--help" => return Err(USAGE.into()),
+            other => return Err(format!("unknown argument {other}\n{USAGE}")),
+        }
+    }
+    Ok(Args {
+        model: model.ok_or(format!("--model is required\n{USAGE}"))?,
+        audio: audio.ok_or(format!("--audio is required\n{USAGE}"))?,
+        json,
+        fast,
+        options,
+    })
+}
+
+fn run(args: Args) -> Result<String, String> {
+    let files = ModelFiles::from_dir(&args.model).map_err(|e| e.to_string())?;
+    let projection = if args.fast {
+        Projection::Quantized
+    } else {
+        Projection::Exact
+    };
+    let engine = Engine::load(&files, projection).map_err(|e| e.to_string())?;
+    let bytes = std::fs::read(&args.audio).map_err(|e| format!("{}: {e}", args.audio.display()))?;
+    let wav = audio::read_wav(&bytes).map_err(|e| format!("{}: {e}", args.audio.display()))?;
+    let pcm = audio::to_16k(&wav).map_err(|e| e.to_string())?;
+    let transcript = engine
+        .transcribe(&pcm, &args.options)
+        .map_err(|e| e.to_string())?;
+    Ok(if args.json {
+        serde_json::to_string_pretty(&transcript).expect("a transcript serializes")
+    } else {
+        transcript.text.trim().to_string()
+    })
+}
+
+fn main() -> ExitCode {
+    match parse(std::env::args().skip(1)).and_then(run) {
+        Ok(out) => {
+            println!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("transcribe: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

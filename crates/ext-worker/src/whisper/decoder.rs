@@ -1,0 +1,159 @@
+//! The text decoder, with a key/value cache: each step feeds only the new
+//! tokens, and the cross-attention keys and values of the audio are
+//! computed once per utterance. (Candle's whisper re-feeds the whole prefix
+//! every step.)
+
+use super::layers::{Attention, LayerNorm, Mlp};
+use super::weights::Weights;
+use crate::error::{Error, Result};
+use candle_core::{Device, Tensor};
+use candle_transformers::models::whisper::Config;
+
+struct Block {
+    self_attention: Attention,
+    self_norm: LayerNorm,
+    cross_attention: Attention,
+    cross_norm: LayerNorm,
+    mlp: Mlp,
+    mlp_norm: LayerNorm,
+}
+
+/// What one utterance's decoding keeps between steps.
+pub struct DecoderState {
+    /// Per block: the audio's keys and values for cross-attention.
+    cross: Vec<(Tensor, Tensor)>,
+    /// Per block: keys and values of every token fed so far.
+    cache: Vec<Option<(Tensor, Tensor)>>,
+    /// Tokens fed so far.
+    pub length: usize,
+}
+
+pub struct Decoder {
+    embedding: Tensor,
+    positions: Tensor,
+    blocks: Vec<Block>,
+    norm: LayerNorm,
+}
+
+impl Decoder {
+    pub fn load(w: &Weights, config: &Config) -> Result<Self> {
+        let (size, heads) = (config.d_model, config.decoder_attention_heads);
+        let blocks = (0..config.decoder_layers)
+            .map(|i| {
+                let w = w.pp(format!("layers.{i}"));
+                Ok(Block {
+                    self_attention: Attention::load(&w.pp("self_attn"), size, heads)?,
+                    self_norm: LayerNorm::load(&w.pp("self_attn_layer_norm"), size)?,
+                    cross_attention: Attention::load(&w.pp("encoder_attn"), size, heads)?,
+                    cross_norm: LayerNorm::load(&w.pp("encoder_attn_layer_norm"), size)?,
+                    mlp: Mlp::load(&w, size)?,
+                    mlp_norm: LayerNorm::load(&w.pp("final_layer_norm"), size)?,
+                })
+            })
+            .collect::<Result<_>>()?;
+        Ok(Self {
+            embedding: w.tensor((config.vocab_size, size), "embed_tokens.weight")?,
+            positions: w.tensor(
+                (config.max_target_positions, size),
+                "embed_positions.weight",
+            )?,
+            blocks,
+            norm: LayerNorm::load(&w.pp("layer_norm"), size)?,
+        })
+    }
+
+    /// The token embedding table `[vocab, d]`, which is also the output
+    /// projection.
+    pub fn embedding(&self) -> &Tensor {
+        &self.embedding
+    }
+
+    pub fn max_length(&self) -> Result<usize> {
+        Ok(self.positions.dim(0)?)
+    }
+
+    /// Starts an utterance: the cross-attention keys and values of its audio
+    /// features (`[1, t, d]`).
+    pub fn start(&self, audio: &Tensor) -> Result<DecoderState> {
+        let cross = self
+            .blocks
+            .iter()
+            .map(|b| b.cross_attention.keys_values(audio))
+            .collect::<Result<_>>()?;
+        Ok(DecoderState {
+            cross,
+            cache: vec![None; self.blocks.len()],
+            length: 0,
+        })
+    }
+
+    /// Feeds `tokens` after those already fed; answers their final hidden
+    /// states `[n, d]`.
+    pub fn forward(&self, state: &mut DecoderState, tokens: &[u32]) -> Result<Tensor> {
+        let (offset, count) = (state.length, tokens.len());
+        if offset + count > self.max_length()? {
+            return Err(Error::args(format!(
+                "{} tokens is more than the model's {}",
+                offset + count,
+                self.max_length()?
+            )));
+        }
+        let ids = Tensor::new(tokens, &Device::Cpu)?;
+        let mut x = self
+            .embedding
+            .index_select(&ids, 0)?
+            .add(&self.positions.narrow(0, offset, count)?)?
+            .unsqueeze(0)?;
+        let mask = causal_mask(offset, count)?;
+        for ((block, cache), (cross_keys, cross_values)) in self
+            .blocks
+            .iter()
+            .zip(state.cache.iter_mut())
+            .zip(&state.cross)
+        {
+            let normed = block.self_norm.forward(&x)?;
+            let (keys, values) = block.self_attention.keys_values(&normed)?;
+            let (keys, values) = match cache.take() {
+                Some((k, v)) => (
+                    Tensor::cat(&[&k, &keys], 2)?,
+                    Tensor::cat(&[&v, &values], 2)?,
+                ),
+                None => (keys, values),
+            };
+            x = (&x
+                + block
+                    .self_attention
+                    .attend(&normed, &keys, &values, mask.as_ref())?)?;
+            *cache = Some((keys, values));
+            let normed = block.cross_norm.forward(&x)?;
+            x = (&x
+                + block
+                    .cross_attention
+                    .attend(&normed, cross_keys, cross_values, None)?)?;
+            x = (&x + block.mlp.forward(&block.mlp_norm.forward(&x)?)?)?;
+        }
+        state.length += count;
+        self.norm.forward(&x.squeeze(0)?)
+    }
+}
+
+/// Masks the future for `count` new tokens after `offset` cached ones; one
+/// new token sees everything, so needs none.
+fn causal_mask(offset: usize, count: usize) -> Result<Option<Tensor>> {
+    if count <= 1 {
+        return Ok(None);
+    }
+    let total = offset + count;
+    let mask: Vec<f32> = (0..count)
+        .flat_map(|i| {
+            (0..total).map(move |j| {
+                if j > offset + i {
+                    f32::NEG_INFINITY
+                } else {
+                    0.0
+                }
+            })
+        })
+        .collect();
+    Ok(Some(Tensor::from_vec(mask, (count, total), &Device::Cpu)?))
+}

@@ -1,0 +1,109 @@
+//! Whisper on candle-core / candle-nn, written to agree with openai-whisper
+//! (erf GELU, the original's mel) and to be fast on one wasm thread (a
+//! key/value cache, cross-attention computed once, logits only where they
+//! are read, an optionally quantized output projection).
+
+mod decoder;
+mod encoder;
+mod layers;
+mod weights;
+
+pub use candle_transformers::models::whisper::Config;
+pub use decoder::DecoderState;
+pub use layers::{argmax, log_softmax};
+pub use weights::Weights;
+
+use crate::error::{Error, Result};
+use candle_core::quantized::{GgmlDType, QMatMul, QTensor};
+use candle_core::{Device, Module, Tensor};
+
+/// How the output projection (hidden state → 51,865 logits, the biggest
+/// read of every step) is done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Projection {
+    /// With the weights as stored: exact, and what parity needs.
+    Exact,
+    /// Through a q8_0 copy of the embedding: a quarter of the f32 reads
+    /// per token, at a small cost in logit precision.
+    Quantized,
+}
+
+pub struct Whisper {
+    pub config: Config,
+    encoder: encoder::Encoder,
+    decoder: decoder::Decoder,
+    projection: QMatMul,
+}
+
+impl Whisper {
+    pub fn load(weights: &Weights, config: Config, projection: Projection) -> Result<Self> {
+        validate(&config)?;
+        let encoder = encoder::Encoder::load(&weights.pp("model.encoder"), &config)?;
+        let decoder = decoder::Decoder::load(&weights.pp("model.decoder"), &config)?;
+        let projection = match (projection, weights) {
+            (Projection::Exact, _) => QMatMul::Tensor(decoder.embedding().clone()),
+            // A GGUF file's own quantized embedding is used as it is.
+            (Projection::Quantized, Weights::Gguf(_)) => weights.pp("model.decoder").matrix(
+                config.vocab_size,
+                config.d_model,
+                "embed_tokens.weight",
+            )?,
+            (Projection::Quantized, Weights::Safetensors(_)) => {
+                let quantized = QTensor::quantize(decoder.embedding(), GgmlDType::Q8_0)
+                    .map_err(|e| Error::model(format!("cannot quantize the projection: {e}")))?;
+                QMatMul::from_qtensor(quantized)?
+            }
+        };
+        Ok(Self {
+            config,
+            encoder,
+            decoder,
+            projection,
+        })
+    }
+
+    /// Audio features `[1, frames / 2, d]` of a mel `[n_mels, frames]`.
+    pub fn encode(&self, mel: &[f32], frames: usize) -> Result<Tensor> {
+        let mel = Tensor::from_slice(mel, (1, self.config.num_mel_bins, frames), &Device::Cpu)?;
+        self.encoder.forward(&mel)
+    }
+
+    pub fn start(&self, audio_features: &Tensor) -> Result<DecoderState> {
+        self.decoder.start(audio_features)
+    }
+
+    /// Hidden states `[n, d]` of `tokens` fed after the state's.
+    pub fn feed(&self, state: &mut DecoderState, tokens: &[u32]) -> Result<Tensor> {
+        self.decoder.forward(state, tokens)
+    }
+
+    /// The logits of one position's hidden state (`[d]`).
+    pub fn logits(&self, hidden: &Tensor) -> Result<Vec<f32>> {
+        Ok(self
+            .projection
+            .forward(&hidden.unsqueeze(0)?)?
+            .squeeze(0)?
+            .to_vec1()?)
+    }
+
+    pub fn max_tokens(&self) -> usize {
+        self.config.max_target_positions
+    }
+}
+
+fn validate(config: &Config) -> Result<()> {
+    let heads_divide = |heads: usize| heads > 0 && config.d_model.is_multiple_of(heads);
+    if config.d_model == 0
+        || !heads_divide(config.encoder_attention_heads)
+        || !heads_divide(config.decoder_attention_heads)
+    {
+        return Err(Error::model(format!(
+            "config.json: d_model {} does not split into {} / {} heads",
+            config.d_model, config.encoder_attention_heads, config.decoder_attention_heads
+        )));
+    }
+    if config.num_mel_bins == 0 || config.max_source_positions == 0 {
+        return Err(Error::model("config.json: no mel bins or audio positions"));
+    }
+    Ok(())
+}

@@ -1,0 +1,361 @@
+//! Bad input gets a clear error and loses nothing: corrupt, truncated and
+//! mismatched model files, audio that is empty, silent, NaN, very long or
+//! not a WAV. The service (what the worker runs) keeps its loaded model and
+//! answers the next request after every failure. Also: GGUF weights, and
+//! the `transcribe` and `quantize` binaries.
+
+use candle_core::quantized::GgmlDType;
+use ext_worker::convert::safetensors_to_gguf;
+use ext_worker::service::{Request, Service};
+use ext_worker::{
+    audio, AudioCtx, Engine, ErrorCode, ModelFiles, Projection, TranscribeOptions, WeightFile,
+};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn model_dir(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/reference/models")
+        .join(name)
+}
+
+fn audio_path(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/reference/audio")
+        .join(format!("{name}.wav"))
+}
+
+fn files(name: &str) -> ModelFiles {
+    ModelFiles::from_dir(&model_dir(name)).unwrap()
+}
+
+fn speech() -> Vec<f32> {
+    let bytes = std::fs::read(audio_path("speech")).unwrap();
+    audio::to_16k(&audio::read_wav(&bytes).unwrap()).unwrap()
+}
+
+fn safetensors(files: &ModelFiles) -> &[u8] {
+    match &files.weights {
+        WeightFile::Safetensors(bytes) => bytes,
+        WeightFile::Gguf(_) => unreachable!("the test models are safetensors"),
+    }
+}
+
+fn load_error(files: &ModelFiles) -> ext_worker::Error {
+    match Engine::load(files, Projection::Exact) {
+        Ok(_) => panic!("a bad model loaded"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn truncated_or_garbage_weights_are_model_errors() {
+    let good = files("tiny-random");
+    let bytes = safetensors(&good).to_vec();
+    for broken in [
+        bytes[..bytes.len() / 2].to_vec(),
+        bytes[..7].to_vec(),
+        Vec::new(),
+        b"<html>404 Not Found</html>".to_vec(),
+    ] {
+        let files = ModelFiles {
+            weights: WeightFile::Safetensors(broken),
+            ..files("tiny-random")
+        };
+        let e = load_error(&files);
+        assert_eq!(e.code, ErrorCode::ModelInvalid, "{e}");
+        assert!(e.message.contains("model.safetensors"), "{e}");
+    }
+    let e = load_error(&ModelFiles {
+        weights: WeightFile::Gguf(b"GGUF but not really".to_vec()),
+        ..files("tiny-random")
+    });
+    assert_eq!(e.code, ErrorCode::ModelInvalid, "{e}");
+}
+
+#[test]
+fn a_config_that_does_not_fit_the_weights_names_the_tensor() {
+    let mut config: Value = serde_json::from_slice(&files("tiny-random").config).unwrap();
+    config["d_model"] = 64.into();
+    let e = load_error(&ModelFiles {
+        config: serde_json::to_vec(&config).unwrap(),
+        ..files("tiny-random")
+    });
+    assert_eq!(e.code, ErrorCode::ModelInvalid, "{e}");
+    assert!(e.message.contains("weight"), "{e}");
+
+    config["d_model"] = 32.into();
+    config["decoder_attention_heads"] = 3.into();
+    let e = load_error(&ModelFiles {
+        config: serde_json::to_vec(&config).unwrap(),
+        ..files("tiny-random")
+    });
+    assert!(e.message.contains("heads"), "{e}");
+
+    let e = load_error(&ModelFiles {
+        config: b"{not json".to_vec(),
+        ..files("tiny-random")
+    });
+    assert!(e.message.contains("config.json"), "{e}");
+}
+
+#[test]
+fn a_tokenizer_from_another_model_is_refused() {
+    let e = load_error(&ModelFiles {
+        tokenizer: files("tiny-random").tokenizer,
+        ..files("tiny-random.en")
+    });
+    assert_eq!(e.code, ErrorCode::TokenizerInvalid, "{e}");
+    assert!(e.message.contains("not from the same model"), "{e}");
+
+    let e = load_error(&ModelFiles {
+        tokenizer: b"{}".to_vec(),
+        ..files("tiny-random")
+    });
+    assert_eq!(e.code, ErrorCode::TokenizerInvalid, "{e}");
+}
+
+#[test]
+fn odd_audio_is_refused_or_transcribed_never_a_panic() {
+    let engine = Engine::load(&files("tiny-random"), Projection::Exact).unwrap();
+    let options = TranscribeOptions {
+        max_tokens: Some(3),
+        ..TranscribeOptions::default()
+    };
+    for (pcm, why) in [(vec![], "no audio"), (vec![0.0, f32::NAN], "not a number")] {
+        let e = engine.transcribe(&pcm, &options).unwrap_err();
+        assert_eq!(e.code, ErrorCode::AudioInvalid);
+        assert!(e.message.contains(why), "{e}");
+    }
+    let e = engine
+        .transcribe(&[f32::INFINITY; 10], &options)
+        .unwrap_err();
+    assert_eq!(e.code, ErrorCode::AudioInvalid);
+
+    // Silence, one sample, and 45 s (trimmed to 30) all transcribe.
+    for pcm in [vec![0.0; 16_000], vec![0.5], vec![0.01; 45 * 16_000]] {
+        let t = engine.transcribe(&pcm, &options).unwrap();
+        assert!(t.tokens.len() <= 3);
+        assert!(t.audio_seconds <= 30.0);
+        let t = engine
+            .transcribe(
+                &pcm,
+                &TranscribeOptions {
+                    audio_ctx: AudioCtx::Auto,
+                    ..options.clone()
+                },
+            )
+            .unwrap();
+        assert!(t.audio_ctx <= 1500);
+    }
+    // A phrase longer than the text context cannot be scored.
+    let e = engine
+        .phrase_logprob(&speech(), &"fox ".repeat(500), AudioCtx::Auto)
+        .unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidArgs, "{e}");
+    assert!(engine
+        .phrase_logprob(&speech(), "  ", AudioCtx::Auto)
+        .is_err());
+}
+
+#[test]
+fn the_service_survives_every_failure_and_keeps_its_model() {
+    let mut service = Service::new();
+    let transcribe = |service: &mut Service| {
+        service.handle(Request::Transcribe {
+            pcm: speech(),
+            options: TranscribeOptions {
+                max_tokens: Some(5),
+                ..TranscribeOptions::default()
+            },
+        })
+    };
+    let answer = transcribe(&mut service);
+    assert_eq!(answer["ok"], false);
+    assert_eq!(answer["error"]["code"], "NO_MODEL");
+
+    let answer = service.handle(Request::Load {
+        files: files("tiny-random"),
+        fast: false,
+    });
+    assert_eq!(answer["ok"], true, "{answer}");
+    assert_eq!(answer["model"]["multilingual"], true);
+    let first = transcribe(&mut service);
+    assert_eq!(first["ok"], true, "{first}");
+
+    // A corrupt load fails and the loaded model stays.
+    let answer = service.handle(Request::Load {
+        files: ModelFiles {
+            weights: WeightFile::Safetensors(vec![1, 2, 3]),
+            ..files("tiny-random.en")
+        },
+        fast: false,
+    });
+    assert_eq!(answer["error"]["code"], "MODEL_INVALID", "{answer}");
+    let answer = service.handle(Request::Transcribe {
+        pcm: vec![f32::NAN],
+        options: TranscribeOptions::default(),
+    });
+    assert_eq!(answer["error"]["code"], "AUDIO_INVALID", "{answer}");
+    let again = transcribe(&mut service);
+    assert_eq!(again["tokens"], first["tokens"]);
+
+    let answer = service.handle(Request::Score {
+        pcm: speech(),
+        phrase: "hey fox".into(),
+        audio_ctx: AudioCtx::Auto,
+    });
+    assert!(answer["logprob"].as_f64().unwrap() < 0.0, "{answer}");
+
+    assert_eq!(service.handle(Request::Unload)["ok"], true);
+    assert!(!service.is_loaded());
+    assert_eq!(transcribe(&mut service)["error"]["code"], "NO_MODEL");
+}
+
+#[test]
+fn gguf_weights_load_f32_exactly_and_q8_0_closely() {
+    let reference = Engine::load(&files("tiny-random.en"), Projection::Exact).unwrap();
+    let options = TranscribeOptions::default();
+    let expected = reference.transcribe(&speech(), &options).unwrap();
+
+    let bytes = safetensors(&files("tiny-random.en")).to_vec();
+    let f32_gguf = safetensors_to_gguf(&bytes, GgmlDType::F32).unwrap();
+    let engine = Engine::load(
+        &ModelFiles {
+            weights: WeightFile::Gguf(f32_gguf),
+            ..files("tiny-random.en")
+        },
+        Projection::Exact,
+    )
+    .unwrap();
+    assert_eq!(
+        engine.transcribe(&speech(), &options).unwrap().tokens,
+        expected.tokens
+    );
+
+    let q8 = safetensors_to_gguf(&bytes, GgmlDType::Q8_0).unwrap();
+    assert!(
+        q8.len() < bytes.len(),
+        "q8_0 {} vs f16 {} bytes",
+        q8.len(),
+        bytes.len()
+    );
+    let engine = Engine::load(
+        &ModelFiles {
+            weights: WeightFile::Gguf(q8),
+            ..files("tiny-random.en")
+        },
+        Projection::Quantized,
+    )
+    .unwrap();
+    let quantized = engine.first_logits(&speech()).unwrap();
+    let exact = reference.first_logits(&speech()).unwrap();
+    let diff = quantized
+        .iter()
+        .zip(&exact)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f32::max);
+    let scale = exact.iter().map(|x| x.abs()).fold(0.0, f32::max);
+    assert!(diff > 0.0, "q8_0 cannot be bit-exact");
+    assert!(
+        diff < 0.05 * scale,
+        "q8_0 logits differ by {diff} of {scale}"
+    );
+}
+
+fn run(bin: &str, args: &[&str]) -> (bool, String, String) {
+    let output = Command::new(bin).args(args).output().unwrap();
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn transcribe_binary_prints_the_engines_json() {
+    let model = model_dir("tiny-random.en");
+    let (ok, out, err) = run(
+        env!("CARGO_BIN_EXE_transcribe"),
+        &[
+            "--model",
+            model.to_str().unwrap(),
+            "--audio",
+            audio_path("speech-44k-stereo").to_str().unwrap(),
+            "--json",
+            "--max-tokens",
+            "6",
+            "--prompt",
+            "hey fox",
+        ],
+    );
+    assert!(ok, "{err}");
+    let json: Value = serde_json::from_str(&out).unwrap();
+    for field in [
+        "text",
+        "tokens",
+        "token_logprobs",
+        "no_speech_prob",
+        "avg_logprob",
+    ] {
+        assert!(json.get(field).is_some(), "no {field} in {out}");
+    }
+    for stage in ["mel", "encoder", "decoder"] {
+        assert!(json["timings"][stage].as_f64().unwrap() >= 0.0);
+    }
+    let tokens = json["tokens"].as_array().unwrap();
+    assert_eq!(
+        tokens.len(),
+        json["token_logprobs"].as_array().unwrap().len()
+    );
+    assert!(tokens.len() <= 6);
+
+    let (ok, _, err) = run(
+        env!("CARGO_BIN_EXE_transcribe"),
+        &[
+            "--model",
+            model.to_str().unwrap(),
+            "--audio",
+            model.join("config.json").to_str().unwrap(),
+        ],
+    );
+    assert!(!ok);
+    assert!(err.contains("not a readable WAV"), "{err}");
+    let (ok, _, err) = run(env!("CARGO_BIN_EXE_transcribe"), &["--audio-ctx", "half"]);
+    assert!(!ok);
+    assert!(err.contains("full or auto"), "{err}");
+}
+
+#[test]
+fn quantize_binary_writes_a_model_transcribe_loads() {
+    let out = std::env::temp_dir().join(format!("tw-quantize-{}", std::process::id()));
+    let model = model_dir("tiny-random");
+    let (ok, printed, err) = run(
+        env!("CARGO_BIN_EXE_quantize"),
+        &[
+            "--model",
+            model.to_str().unwrap(),
+            "--type",
+            "q8_0",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert!(ok, "{err}");
+    assert!(printed.trim().ends_with("model-q8_0.gguf"), "{printed}");
+    let (ok, text, err) = run(
+        env!("CARGO_BIN_EXE_transcribe"),
+        &[
+            "--model",
+            out.to_str().unwrap(),
+            "--audio",
+            audio_path("tone").to_str().unwrap(),
+            "--max-tokens",
+            "3",
+        ],
+    );
+    assert!(ok, "{err}");
+    assert!(!text.trim().is_empty());
+    std::fs::remove_dir_all(&out).unwrap();
+}
