@@ -25,7 +25,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 STAGE := target/xpi
 XPI := dist/tab-whisperer.xpi
 
-.PHONY: xpi run test lint bench fuzz build-tools test-tools wasm-target wasm-bindgen geckodriver firefox web-ext clean
+.PHONY: xpi run test test-wasm lint bench fuzz build-tools test-tools wasm-target wasm-bindgen geckodriver firefox web-ext clean
 
 ## Build dist/tab-whisperer.xpi.
 xpi: build-tools
@@ -42,8 +42,10 @@ run: xpi test-tools
 	cargo run --quiet -p tab-whisperer --bin demo
 
 ## Figures, measured side by side in one run (no thresholds, nothing asserted).
+## TW_BENCH_SIZES="tiny" to skip base.
 bench:
 	cargo bench -p ext-core --bench interpret
+	cargo bench -p ext-worker --bench whisper
 
 ## Fuzz the interpreter and the message API (FUZZ_SECONDS each; stable
 ## Rust, so RUSTC_BOOTSTRAP lets cargo-fuzz pass its flags).
@@ -54,16 +56,26 @@ fuzz:
 	  RUSTC_BOOTSTRAP=1 cargo fuzz run --sanitizer none $$t -- -max_total_time=$(FUZZ_SECONDS) -max_len=4096; \
 	done
 
-## Every test: native unit tests, lints, then end-to-end in headless Firefox.
+## Every test: native unit tests, lints, the speech engine in wasm in a
+## Firefox worker, then end-to-end in headless Firefox.
 test: xpi test-tools
 	cargo test --workspace
+	@# The corpus again, quickly, to print its accuracy per intent.
+	cargo test --quiet -p ext-core --test corpus -- --nocapture
 	$(MAKE) --no-print-directory lint
+	$(MAKE) --no-print-directory test-wasm
 	cargo test -p tab-whisperer --features e2e --test e2e -- --test-threads=1
+
+## The Whisper engine compiled to wasm, run by wasm-bindgen-test in headless
+## Firefox inside a dedicated worker, checked against the original's tokens.
+test-wasm: build-tools test-tools
+	CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+	  cargo test --target $(WASM_TARGET) -p ext-worker --test worker
 
 lint: web-ext
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets --features tab-whisperer/e2e -- -D warnings
-	cargo clippy --target $(WASM_TARGET) $(addprefix -p ,$(subst _,-,$(WASM_CRATES))) -- -D warnings
+	cargo clippy --target $(WASM_TARGET) $(addprefix -p ,$(subst _,-,$(WASM_CRATES))) -p ext-worker -- -D warnings
 	web-ext lint --source-dir $(STAGE)/ext --warnings-as-errors
 
 build-tools: wasm-target wasm-bindgen

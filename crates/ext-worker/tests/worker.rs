@@ -1,0 +1,144 @@
+//! The engine compiled to wasm, run in headless Firefox inside a dedicated
+//! Worker (as the extension runs it), through the same `WhisperWorker`
+//! entry point the speech worker uses: model files as bytes in, JSON out.
+//! Decoded tokens must equal the original's; a bad model or bad audio must
+//! answer an error and leave the worker working.
+//!
+//! `make test-wasm` runs it (wasm-bindgen-test-runner with geckodriver).
+#![cfg(target_arch = "wasm32")]
+
+use ext_worker::web::WhisperWorker;
+use serde_json::Value;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_dedicated_worker);
+
+macro_rules! reference {
+    ($path:literal) => {
+        include_bytes!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/reference/",
+            $path
+        ))
+    };
+}
+
+struct Model {
+    config: &'static [u8],
+    tokenizer: &'static [u8],
+    weights: &'static [u8],
+}
+
+const MULTILINGUAL: Model = Model {
+    config: reference!("models/tiny-random/config.json"),
+    tokenizer: reference!("models/tiny-random/tokenizer.json"),
+    weights: reference!("models/tiny-random/model.safetensors"),
+};
+
+const ENGLISH: Model = Model {
+    config: reference!("models/tiny-random.en/config.json"),
+    tokenizer: reference!("models/tiny-random.en/tokenizer.json"),
+    weights: reference!("models/tiny-random.en/model.safetensors"),
+};
+
+fn load(worker: &mut WhisperWorker, model: &Model) -> Value {
+    let answer = worker.load(
+        model.config,
+        model.tokenizer,
+        model.weights,
+        "safetensors",
+        false,
+    );
+    serde_json::from_str(&answer).unwrap()
+}
+
+/// 16-kHz mono samples of a 16-bit WAV, as the AudioWorklet would deliver
+/// them after resampling.
+fn samples(wav: &[u8]) -> Vec<f32> {
+    let audio = ext_worker::audio::read_wav(wav).unwrap();
+    ext_worker::audio::to_16k(&audio).unwrap()
+}
+
+fn transcribe(worker: &mut WhisperWorker, pcm: &[f32], options: &str) -> Value {
+    serde_json::from_str(&worker.transcribe(pcm, options)).unwrap()
+}
+
+fn expected_tokens(json: &[u8]) -> Value {
+    let reference: Value = serde_json::from_slice(json).unwrap();
+    reference["tokens"].clone()
+}
+
+#[wasm_bindgen_test]
+fn decodes_the_originals_tokens_in_a_worker() {
+    let speech = samples(reference!("audio/speech.wav"));
+    let mut worker = WhisperWorker::new();
+    let loaded = load(&mut worker, &MULTILINGUAL);
+    assert_eq!(loaded["ok"], true, "{loaded}");
+    let answer = transcribe(&mut worker, &speech, "");
+    assert_eq!(answer["ok"], true, "{answer}");
+    assert_eq!(
+        answer["tokens"],
+        expected_tokens(reference!("outputs/tiny-random/speech.json"))
+    );
+    let prompted = transcribe(&mut worker, &speech, r#"{"prompt": "hey fox"}"#);
+    assert_eq!(
+        prompted["tokens"],
+        expected_tokens(reference!("outputs/tiny-random/prompt-speech.json"))
+    );
+
+    let loaded = load(&mut worker, &ENGLISH);
+    assert_eq!(loaded["model"]["multilingual"], false, "{loaded}");
+    let tone = samples(reference!("audio/tone.wav"));
+    assert_eq!(
+        transcribe(&mut worker, &tone, "")["tokens"],
+        expected_tokens(reference!("outputs/tiny-random.en/tone.json"))
+    );
+}
+
+#[wasm_bindgen_test]
+fn bad_input_answers_an_error_and_the_worker_keeps_working() {
+    let mut worker = WhisperWorker::new();
+    let tone = samples(reference!("audio/tone.wav"));
+    let answer = transcribe(&mut worker, &tone, "");
+    assert_eq!(answer["error"]["code"], "NO_MODEL", "{answer}");
+
+    assert_eq!(load(&mut worker, &ENGLISH)["ok"], true);
+    let truncated = &ENGLISH.weights[..ENGLISH.weights.len() / 3];
+    let answer: Value = serde_json::from_str(&worker.load(
+        ENGLISH.config,
+        ENGLISH.tokenizer,
+        truncated,
+        "safetensors",
+        false,
+    ))
+    .unwrap();
+    assert_eq!(answer["error"]["code"], "MODEL_INVALID", "{answer}");
+    let answer: Value = serde_json::from_str(&worker.load(
+        ENGLISH.config,
+        MULTILINGUAL.tokenizer,
+        ENGLISH.weights,
+        "safetensors",
+        false,
+    ))
+    .unwrap();
+    assert_eq!(answer["error"]["code"], "TOKENIZER_INVALID", "{answer}");
+    let answer: Value = serde_json::from_str(&worker.load(b"", b"", b"", "onnx", false)).unwrap();
+    assert_eq!(answer["error"]["code"], "INVALID_ARGS", "{answer}");
+
+    for (pcm, options, code) in [
+        (vec![], "", "AUDIO_INVALID"),
+        (vec![f32::NAN; 100], "", "AUDIO_INVALID"),
+        (tone.clone(), "{not json", "INVALID_ARGS"),
+        (tone.clone(), r#"{"audio_ctx": "half"}"#, "INVALID_ARGS"),
+    ] {
+        let answer = transcribe(&mut worker, &pcm, options);
+        assert_eq!(answer["error"]["code"], code, "{answer}");
+    }
+    // The model loaded before the failures still answers, and exactly.
+    assert_eq!(
+        transcribe(&mut worker, &tone, "")["tokens"],
+        expected_tokens(reference!("outputs/tiny-random.en/tone.json"))
+    );
+    let score: Value = serde_json::from_str(&worker.score(&tone, "hey fox", true)).unwrap();
+    assert!(score["logprob"].as_f64().unwrap() < 0.0, "{score}");
+}
