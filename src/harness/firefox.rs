@@ -395,19 +395,26 @@ impl Firefox {
             if !self.session.window_handles()?.contains(&self.ext_handle) {
                 return Ok(Some(false));
             }
-            // The tab is still there: wait until its old page is gone.
+            // The tab is still listed: wait until its old page is gone.
             match self
                 .session
                 .execute("return window.__twBeforeReload === true", &[])
             {
                 Ok(Value::Bool(true)) => Ok(None),
-                _ => Ok(Some(true)),
+                Ok(_) => Ok(Some(true)),
+                // Between pages, or the tab is closing: look again.
+                Err(_) => Ok(None),
             }
         })?;
-        if !tab_survived {
+        // A tab that outlived the wait may still close as the add-on goes.
+        if !tab_survived || self.session.switch_to_window(&self.ext_handle).is_err() {
+            // New Window needs a live current context: any remaining tab.
+            if let Some(any) = self.session.window_handles()?.first() {
+                self.session.switch_to_window(any)?;
+            }
             self.ext_handle = self.session.new_window("tab")?;
+            self.session.switch_to_window(&self.ext_handle)?;
         }
-        self.session.switch_to_window(&self.ext_handle)?;
         self.load_popup()?;
         self.wait_ready()
     }
