@@ -8,6 +8,7 @@ pub mod decode;
 pub mod engine;
 pub mod error;
 pub mod mel;
+pub mod random;
 pub mod tokenizer;
 pub mod whisper;
 
