@@ -11,12 +11,14 @@ use crate::whisper::{Config, Projection, Weights, Whisper};
 use serde::{Deserialize, Serialize};
 
 /// The files of a model directory as published on the hub.
+#[derive(Clone)]
 pub struct ModelFiles {
     pub config: Vec<u8>,
     pub tokenizer: Vec<u8>,
     pub weights: WeightFile,
 }
 
+#[derive(Clone)]
 pub enum WeightFile {
     Safetensors(Vec<u8>),
     Gguf(Vec<u8>),
@@ -114,7 +116,15 @@ pub struct Engine {
 }
 
 impl Engine {
+    /// Loads a model from its files, keeping them (see [`Engine::load_owned`]).
     pub fn load(files: &ModelFiles, projection: Projection) -> Result<Self> {
+        Self::load_owned(files.clone(), projection)
+    }
+
+    /// Loads a model, consuming its files: the weight bytes are freed as
+    /// soon as the tensors are built, which keeps peak memory near one copy
+    /// of the model plus the file (the worker's case).
+    pub fn load_owned(files: ModelFiles, projection: Projection) -> Result<Self> {
         let config: Config = serde_json::from_slice(&files.config)
             .map_err(|e| Error::model(format!("config.json is not a Whisper config: {e}")))?;
         let tokenizer = WhisperTokenizer::from_bytes(&files.tokenizer)?;
@@ -125,12 +135,13 @@ impl Engine {
                 config.vocab_size
             )));
         }
-        let weights = match &files.weights {
-            WeightFile::Safetensors(bytes) => Weights::safetensors(bytes.clone())?,
-            WeightFile::Gguf(bytes) => Weights::gguf(bytes)?,
+        let weights = match files.weights {
+            WeightFile::Safetensors(bytes) => Weights::safetensors(bytes)?,
+            WeightFile::Gguf(bytes) => Weights::gguf(&bytes)?,
         };
         let mel = MelSpectrogram::new(config.num_mel_bins);
         let model = Whisper::load(&weights, config, projection)?;
+        drop(weights);
         Ok(Self {
             suppression: Suppression::new(&tokenizer)?,
             model,

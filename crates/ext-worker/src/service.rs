@@ -64,7 +64,7 @@ impl Service {
                     Projection::Exact
                 };
                 // A failed load keeps the model that was there.
-                let engine = Engine::load(&files, projection)?;
+                let engine = Engine::load_owned(files, projection)?;
                 let config = engine.config();
                 let answer = json!({
                     "ok": true,

@@ -67,7 +67,7 @@ fn run(args: Args) -> Result<String, String> {
     } else {
         Projection::Exact
     };
-    let engine = Engine::load(&files, projection).map_err(|e| e.to_string())?;
+    let engine = Engine::load_owned(files, projection).map_err(|e| e.to_string())?;
     let bytes = std::fs::read(&args.audio).map_err(|e| format!("{}: {e}", args.audio.display()))?;
     let wav = audio::read_wav(&bytes).map_err(|e| format!("{}: {e}", args.audio.display()))?;
     let pcm = audio::to_16k(&wav).map_err(|e| e.to_string())?;

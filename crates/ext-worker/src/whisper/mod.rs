@@ -11,7 +11,7 @@ mod weights;
 pub use candle_transformers::models::whisper::Config;
 pub use decoder::DecoderState;
 pub use layers::{argmax, log_softmax};
-pub use weights::Weights;
+pub use weights::{Stored, Weights};
 
 use crate::error::{Error, Result};
 use candle_core::quantized::{GgmlDType, QMatMul, QTensor};
@@ -40,16 +40,13 @@ impl Whisper {
         validate(&config)?;
         let encoder = encoder::Encoder::load(&weights.pp("model.encoder"), &config)?;
         let decoder = decoder::Decoder::load(&weights.pp("model.decoder"), &config)?;
-        let projection = match (projection, weights) {
-            (Projection::Exact, _) => QMatMul::Tensor(decoder.embedding().clone()),
-            // A GGUF file's own quantized embedding is used as it is.
-            (Projection::Quantized, Weights::Gguf(_)) => weights.pp("model.decoder").matrix(
-                config.vocab_size,
-                config.d_model,
-                "embed_tokens.weight",
-            )?,
-            (Projection::Quantized, Weights::Safetensors(_)) => {
-                let quantized = QTensor::quantize(decoder.embedding(), GgmlDType::Q8_0)
+        // The output projection is the embedding table (tied weights).
+        let projection = match (projection, decoder.embedding()) {
+            // A quantized file's table is used as it is, either way.
+            (_, Stored::Quantized(table)) => QMatMul::from_arc(table.clone())?,
+            (Projection::Exact, Stored::Dense(table)) => QMatMul::Tensor(table.clone()),
+            (Projection::Quantized, Stored::Dense(table)) => {
+                let quantized = QTensor::quantize(table, GgmlDType::Q8_0)
                     .map_err(|e| Error::model(format!("cannot quantize the projection: {e}")))?;
                 QMatMul::from_qtensor(quantized)?
             }

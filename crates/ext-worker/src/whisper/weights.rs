@@ -3,9 +3,17 @@
 //! tensor names.
 
 use crate::error::{Error, Result};
-use candle_core::quantized::QMatMul;
+use candle_core::quantized::{QMatMul, QTensor};
 use candle_core::{DType, Device, Shape, Tensor};
 use candle_transformers::quantized_var_builder::VarBuilder as GgufBuilder;
+use std::sync::Arc;
+
+/// A tensor as read from a file.
+#[derive(Clone)]
+pub enum Stored {
+    Dense(Tensor),
+    Quantized(Arc<QTensor>),
+}
 
 #[derive(Clone)]
 pub enum Weights {
@@ -53,6 +61,17 @@ impl Weights {
             Self::Gguf(vb) => vb.get(shape, name).and_then(|q| q.dequantize(&Device::Cpu)),
         }
         .map_err(|e| Error::model(format!("weight {name}: {e}")))
+    }
+
+    /// A tensor as the file stores it: quantized from GGUF, f32 otherwise.
+    pub fn stored(&self, shape: impl Into<Shape>, name: &str) -> Result<Stored> {
+        match self {
+            Self::Safetensors(_) => Ok(Stored::Dense(self.tensor(shape, name)?)),
+            Self::Gguf(vb) => vb
+                .get(shape, name)
+                .map(Stored::Quantized)
+                .map_err(|e| Error::model(format!("weight {name}: {e}"))),
+        }
     }
 
     /// A `[rows, cols]` matrix for products, kept quantized when it is.
