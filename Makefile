@@ -41,11 +41,18 @@ xpi: build-tools
 run: xpi test-tools
 	cargo run --quiet -p tab-whisperer --bin demo
 
-## Figures, measured side by side in one run (no thresholds, nothing asserted).
-## TW_BENCH_SIZES="tiny" to skip base.
-bench:
+## Figures, measured side by side in one run (no thresholds, nothing asserted):
+## the interpreter; Whisper natively, ours next to candle-transformers'; and
+## Whisper as wasm in a Firefox worker. BENCH_SIZES="tiny" skips base.
+BENCH_SIZES ?= tiny base
+bench: build-tools test-tools
 	cargo bench -p ext-core --bench interpret
-	cargo bench -p ext-worker --bench whisper
+	TW_BENCH_SIZES="$(BENCH_SIZES)" cargo bench -p ext-worker --bench whisper
+	for size in $(BENCH_SIZES); do \
+	  TW_BENCH_SIZE=$$size WASM_BINDGEN_TEST_TIMEOUT=900 \
+	  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+	    cargo test --release --target $(WASM_TARGET) -p ext-worker --test worker_bench -- --nocapture; \
+	done
 
 ## Fuzz the interpreter and the message API (FUZZ_SECONDS each; stable
 ## Rust, so RUSTC_BOOTSTRAP lets cargo-fuzz pass its flags).
@@ -69,7 +76,7 @@ test: xpi test-tools
 ## The Whisper engine compiled to wasm, run by wasm-bindgen-test in headless
 ## Firefox inside a dedicated worker, checked against the original's tokens.
 test-wasm: build-tools test-tools
-	CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+	WASM_BINDGEN_TEST_TIMEOUT=300 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 	  cargo test --target $(WASM_TARGET) -p ext-worker --test worker
 
 lint: web-ext

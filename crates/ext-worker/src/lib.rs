@@ -2,7 +2,7 @@
 //! here builds and tests natively; `web` binds it to a dedicated Worker.
 
 pub mod audio;
-mod clock;
+pub mod clock;
 pub mod convert;
 pub mod decode;
 pub mod engine;
