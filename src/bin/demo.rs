@@ -3,7 +3,7 @@
 //! With a display (`DISPLAY` or `WAYLAND_DISPLAY`) and without `--headless`,
 //! opens a browser window with the add-on and waits until it is closed.
 //! Otherwise runs a short scripted session in headless Firefox, printing
-//! every message and its answer, and saves a screenshot of the popup to
+//! each typed command with its reply and tool calls, and saves a screenshot of the popup to
 //! `dist/popup.png`.
 //!
 //! Expects a built add-on at `dist/tab-whisperer.xpi` (or `$TW_XPI`).
@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 use tab_whisperer::firefox::{xpi_path, POPUP_PAGE};
+use tab_whisperer::harness::pages::encode_component;
 use tab_whisperer::{extension_url, Error, Firefox, Options, PageServer, Result};
 
 fn main() -> ExitCode {
@@ -68,53 +69,53 @@ fn interactive() -> Result<()> {
     Ok(())
 }
 
-/// The headless walk-through.
+/// The headless walk-through: typed commands on tabs of well-known sites,
+/// which all resolve to the local page server (nothing leaves the machine).
 fn scripted() -> Result<()> {
     let pages = PageServer::start()?;
     println!("Starting headless Firefox with {} …", xpi_path().display());
     let ff = Firefox::headless()?;
 
-    let mut ids = Vec::new();
-    for title in [
-        "Rust async book",
-        "YouTube - cats",
-        "YouTube - dogs",
-        "Team Wiki",
+    let on_host = |host: &str, title: &str| {
+        format!(
+            "http://{host}:{}/page/demo?title={}",
+            pages.port(),
+            encode_component(title)
+        )
+    };
+    for (host, title) in [
+        ("www.youtube.com", "Cats compilation - YouTube"),
+        ("www.youtube.com", "Dog tricks - YouTube"),
+        (
+            "github.com",
+            "candle: Minimalist ML framework for Rust - GitHub",
+        ),
+        ("doc.rust-lang.org", "Asynchronous Programming in Rust"),
+        ("en.wikipedia.org", "Quokka - Wikipedia"),
     ] {
-        let answer = step(
-            &ff,
-            json!({ "type": "tool", "name": "create_tab", "args": { "url": pages.page(title) } }),
-        )?;
-        ids.push(answer["result"]["tab"]["id"].clone());
+        let message = json!({ "type": "tool", "name": "create_tab",
+                              "args": { "url": on_host(host, title) } });
+        let answer = ff.send(&message)?;
+        if answer["ok"] != true {
+            return Err(Error::Script(format!("{message} was refused: {answer}")));
+        }
     }
-    let (videos, wiki) = (json!([ids[1], ids[2]]), json!([ids[3]]));
+    println!("Opened 5 tabs: two on YouTube, GitHub, the Rust docs, Wikipedia.\n");
 
-    step(
-        &ff,
-        json!({ "type": "tool", "name": "list_tabs", "args": {} }),
-    )?;
-    step(
-        &ff,
-        json!({ "type": "tool", "name": "group_tabs",
-                "args": { "tabIds": videos, "title": "Videos", "color": "red" } }),
-    )?;
-    step(
-        &ff,
-        json!({ "type": "tool", "name": "mute_tabs", "args": { "tabIds": videos } }),
-    )?;
-    step(
-        &ff,
-        json!({ "type": "tool", "name": "close_tabs", "args": { "tabIds": wiki } }),
-    )?;
-    step(&ff, json!({ "type": "undo" }))?;
-    // The command interpreter may not know this yet; show whatever comes.
-    show(
-        &json!({ "type": "command", "text": "close the youtube tabs" }),
-        &ff.send(&json!({ "type": "command", "text": "close the youtube tabs" }))?,
-    );
+    for text in [
+        "how many tabs are open",
+        "group my tabs by site",
+        "mute the youtube tabs",
+        "switch to the quokka tab",
+        "close the youtube tabs",
+        "undo that",
+        "close netflix",
+    ] {
+        say(&ff, text)?;
+    }
     let log = ff.send(&json!({ "type": "log" }))?;
     let entries = log["entries"].as_array().map_or(0, Vec::len);
-    println!("> {{\"type\":\"log\"}}\n{entries} log entries\n");
+    println!("The action log has {entries} entries.\n");
 
     // A picture of the popup.
     let session = ff.session();
@@ -127,17 +128,25 @@ fn scripted() -> Result<()> {
     Ok(())
 }
 
-/// Sends `message`, prints it with the answer, and fails on `ok: false`.
-fn step(ff: &Firefox, message: Value) -> Result<Value> {
-    let answer = ff.send(&message)?;
-    show(&message, &answer);
-    if answer["ok"] != true {
-        return Err(Error::Script(format!("{message} was refused: {answer}")));
+/// Types `text` as a command and prints the reply and each tool call.
+fn say(ff: &Firefox, text: &str) -> Result<Value> {
+    let answer = ff.command(text)?;
+    println!("> {text}");
+    let reply = answer["reply"].as_str().unwrap_or_default();
+    match answer["error"]["code"].as_str() {
+        Some(code) => println!(
+            "  {code}: {}",
+            answer["error"]["message"].as_str().unwrap_or(reply)
+        ),
+        None => println!("  {reply}"),
     }
+    for call in answer["calls"].as_array().into_iter().flatten() {
+        println!(
+            "  · {} {}",
+            call["tool"].as_str().unwrap_or("?"),
+            call["args"]
+        );
+    }
+    println!();
     Ok(answer)
-}
-
-fn show(message: &Value, answer: &Value) {
-    let pretty = serde_json::to_string_pretty(answer).unwrap_or_else(|_| answer.to_string());
-    println!("> {message}\n{pretty}\n");
 }
