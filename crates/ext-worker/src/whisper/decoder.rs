@@ -47,7 +47,7 @@ impl Decoder {
                 Ok(Block {
                     self_attention: Attention::load(&w.pp("self_attn"), size, heads)?,
                     self_norm: LayerNorm::load(&w.pp("self_attn_layer_norm"), size)?,
-                    cross_attention: Attention::load(&w.pp("encoder_attn"), size, heads)?,
+                    cross_attention: Attention::load_cross(&w.pp("encoder_attn"), size, heads)?,
                     cross_norm: LayerNorm::load(&w.pp("encoder_attn_layer_norm"), size)?,
                     mlp: Mlp::load(&w, size)?,
                     mlp_norm: LayerNorm::load(&w.pp("final_layer_norm"), size)?,

@@ -49,6 +49,10 @@ impl LayerNorm {
     }
 }
 
+/// Attention scores (elements) computed in one product; above this, head
+/// by head.
+const SCORES_AT_ONCE: usize = 1 << 20;
+
 pub struct Attention {
     query: Linear,
     key: Linear,
@@ -59,10 +63,22 @@ pub struct Attention {
 
 impl Attention {
     pub fn load(w: &Weights, size: usize, heads: usize) -> Result<Self> {
+        Self::load_with_keys_values(w, w, size, heads)
+    }
+
+    /// Cross-attention: its keys and values are projected once per
+    /// utterance over every audio position (hundreds of rows), so their
+    /// matrices are f32 even in a quantized model (see [`Weights::dense`]);
+    /// queries and output, one row a step, stay as stored.
+    pub fn load_cross(w: &Weights, size: usize, heads: usize) -> Result<Self> {
+        Self::load_with_keys_values(w, &w.dense(), size, heads)
+    }
+
+    fn load_with_keys_values(w: &Weights, kv: &Weights, size: usize, heads: usize) -> Result<Self> {
         Ok(Self {
             query: Linear::load(&w.pp("q_proj"), size, size, true)?,
-            key: Linear::load(&w.pp("k_proj"), size, size, false)?,
-            value: Linear::load(&w.pp("v_proj"), size, size, true)?,
+            key: Linear::load(&kv.pp("k_proj"), size, size, false)?,
+            value: Linear::load(&kv.pp("v_proj"), size, size, true)?,
             out: Linear::load(&w.pp("out_proj"), size, size, true)?,
             heads,
         })
@@ -88,15 +104,33 @@ impl Attention {
         let (batch, time, size) = x.dims3()?;
         let head_size = size / self.heads;
         let query = (self.split_heads(&self.query.forward(x)?)? * (head_size as f64).powf(-0.5))?;
-        let mut scores = query.matmul(&keys.t()?)?;
-        if let Some(mask) = mask {
-            scores = scores.broadcast_add(mask)?;
-        }
-        let weights = candle_nn::ops::softmax_last_dim(&scores)?;
-        let mixed = weights
-            .matmul(values)?
-            .transpose(1, 2)?
-            .reshape((batch, time, size))?;
+        let attend = |query: &Tensor, keys: &Tensor, values: &Tensor| -> Result<Tensor> {
+            let mut scores = query.matmul(&keys.t()?)?;
+            if let Some(mask) = mask {
+                scores = scores.broadcast_add(mask)?;
+            }
+            Ok(candle_nn::ops::softmax_last_dim(&scores)?.matmul(values)?)
+        };
+        let scores = self.heads * time * keys.dim(2)?;
+        let mixed = if scores > SCORES_AT_ONCE {
+            // The 30-s encoder's scores are 1500 x 1500 per head (54 MB
+            // for tiny's 6 heads, twice over through the softmax): one head
+            // at a time keeps a worker's peak memory down, at no cost in
+            // speed at that size.
+            let heads = (0..self.heads)
+                .map(|h| {
+                    attend(
+                        &query.narrow(1, h, 1)?,
+                        &keys.narrow(1, h, 1)?,
+                        &values.narrow(1, h, 1)?,
+                    )
+                })
+                .collect::<Result<Vec<_>>>()?;
+            Tensor::cat(&heads, 1)?
+        } else {
+            attend(&query, keys, values)?
+        };
+        let mixed = mixed.transpose(1, 2)?.reshape((batch, time, size))?;
         self.out.forward(&mixed)
     }
 

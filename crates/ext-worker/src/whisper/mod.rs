@@ -38,7 +38,7 @@ pub struct Whisper {
 impl Whisper {
     pub fn load(weights: &Weights, config: Config, projection: Projection) -> Result<Self> {
         validate(&config)?;
-        let encoder = encoder::Encoder::load(&weights.pp("model.encoder"), &config)?;
+        let encoder = encoder::Encoder::load(&weights.pp("model.encoder").dense(), &config)?;
         let decoder = decoder::Decoder::load(&weights.pp("model.decoder"), &config)?;
         // The output projection is the embedding table (tied weights).
         let projection = match (projection, decoder.embedding()) {
