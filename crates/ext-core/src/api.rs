@@ -317,6 +317,9 @@ impl<B: Browser, S: Storage> Background<B, S> {
             Some(e) => (e.message.clone(), Some(e.to_json())),
         };
         let calls: Value = serde_json::to_value(&performed).unwrap_or(Value::Null);
+        // The whole plan too: a run that stopped part way shows what it
+        // did not get to.
+        let planned: Value = serde_json::to_value(&plan.calls).unwrap_or(Value::Null);
         self.append_log(LogEntry {
             id: self.next_id("log"),
             time,
@@ -328,7 +331,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
         })
         .await;
         let mut answer = json!({ "ok": failure.is_none(), "reply": reply, "calls": calls,
-            "needs_confirmation": false });
+            "plan": planned, "needs_confirmation": false });
         if let Some(id) = undo_id {
             answer["undo_id"] = json!(id);
         }

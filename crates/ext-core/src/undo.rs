@@ -169,11 +169,20 @@ impl UndoJournal {
         follow(&self.group_ids, id)
     }
 
-    /// Reverts one entry's steps, newest first.
+    /// Reverts one entry's steps, newest first. If a step fails, the steps
+    /// not yet reverted (that one included) go back in the journal under
+    /// the same id, so nothing is lost and undo can be tried again.
     pub async fn revert<B: Browser>(&mut self, b: &B, entry: &UndoEntry) -> ToolResult<UndoReport> {
         let mut report = UndoReport::default();
-        for step in entry.steps.iter().rev() {
-            self.revert_step(b, step, &mut report).await?;
+        for (reverted, step) in entry.steps.iter().rev().enumerate() {
+            if let Err(e) = self.revert_step(b, step, &mut report).await {
+                let left = entry.steps.len() - reverted;
+                self.entries.push(UndoEntry {
+                    steps: entry.steps[..left].to_vec(),
+                    ..entry.clone()
+                });
+                return Err(e);
+            }
         }
         Ok(report)
     }

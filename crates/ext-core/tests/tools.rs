@@ -611,3 +611,60 @@ fn answers_carry_big_results_whole_while_the_log_keeps_them_short() {
     let logged = &entries[0]["calls"][0]["result"]["tabs"];
     assert_eq!(logged, &json!({ "omitted": total }));
 }
+
+#[test]
+fn command_answers_carry_the_plan_and_specials_explain_themselves() {
+    let fixture = Fixture::new();
+    let answer = fixture.send(json!({"type": "command", "text": "pin this tab"}));
+    let planned: Vec<&str> = answer["plan"]
+        .as_array()
+        .expect("a plan")
+        .iter()
+        .map(|c| c["tool"].as_str().unwrap())
+        .collect();
+    let performed: Vec<&str> = answer["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["tool"].as_str().unwrap())
+        .collect();
+    assert_eq!(planned, performed, "{answer}");
+    let state = sample_state();
+    for text in ["undo that", "yes", "no"] {
+        let plan = ext_core::interpret::plan(text, &state, &Default::default());
+        assert!(!plan.reply.is_empty(), "{text}: {}", plan.reply);
+    }
+}
+
+#[test]
+fn a_failed_undo_keeps_what_it_could_not_revert() {
+    use ext_core::undo::{UndoEntry, UndoJournal, UndoStep};
+    let browser = ext_core::memory::MemoryBrowser::new(sample_state());
+    let tab = sample_state().tabs[0].id;
+    let entry = UndoEntry {
+        id: "u1".into(),
+        time: 0.0,
+        label: "test".into(),
+        steps: vec![
+            // Reverted last, and it fails: no such bookmark.
+            UndoStep::RemoveBookmarks {
+                ids: vec!["no-such-bookmark".into()],
+            },
+            UndoStep::Zoom {
+                tab_id: tab,
+                zoom: 1.5,
+            },
+        ],
+    };
+    let mut journal = UndoJournal::default();
+    let error = futures::executor::block_on(journal.revert(&browser, &entry)).unwrap_err();
+    assert!(
+        error.message.contains("no-such-bookmark"),
+        "{}",
+        error.message
+    );
+    // The zoom was reverted; the bookmark step is back under the same id.
+    assert_eq!(journal.entries.len(), 1);
+    assert_eq!(journal.entries[0].id, "u1");
+    assert_eq!(journal.entries[0].steps, entry.steps[..1]);
+}

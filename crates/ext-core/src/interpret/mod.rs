@@ -122,9 +122,16 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
             _ => None,
         };
         if let Some(s) = special {
+            // The background acts on these itself; the reply says what
+            // they mean where nothing acts on them (twctl plan).
+            let reply = match s {
+                Special::Undo => "Undo the last change.",
+                Special::Yes => "Yes: run what is waiting for confirmation.",
+                Special::No => "No: cancel what is waiting for confirmation.",
+            };
             return Plan {
                 calls: Vec::new(),
-                reply: String::new(),
+                reply: reply.into(),
                 needs_confirmation: false,
                 question: None,
                 error: None,
