@@ -262,6 +262,29 @@ fn gguf_weights_load_f32_exactly_and_q8_0_closely() {
         diff < 0.05 * scale,
         "q8_0 logits differ by {diff} of {scale}"
     );
+
+    // q4_0 (and the k-quants, for rows of 256) load and decode the same way.
+    let q4 = safetensors_to_gguf(&bytes, GgmlDType::Q4_0).unwrap();
+    let engine = Engine::load(
+        &ModelFiles {
+            weights: WeightFile::Gguf(q4),
+            ..files("tiny-random.en")
+        },
+        Projection::Quantized,
+    )
+    .unwrap();
+    let transcript = engine.transcribe(&speech(), &options).unwrap();
+    assert!(!transcript.tokens.is_empty());
+    let q4_logits = engine.first_logits(&speech()).unwrap();
+    let diff = q4_logits
+        .iter()
+        .zip(&exact)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f32::max);
+    assert!(
+        diff < 0.25 * scale,
+        "q4_0 logits differ by {diff} of {scale}"
+    );
 }
 
 fn run(bin: &str, args: &[&str]) -> (bool, String, String) {

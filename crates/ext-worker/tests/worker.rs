@@ -1,8 +1,9 @@
 //! The engine compiled to wasm, run in headless Firefox inside a dedicated
 //! Worker (as the extension runs it), through the same `WhisperWorker`
 //! entry point the speech worker uses: model files as bytes in, JSON out.
-//! Decoded tokens must equal the original's; a bad model or bad audio must
-//! answer an error and leave the worker working.
+//! Decoded tokens must equal the original's, and log-mel, encoder output
+//! and logits agree within 1e-3; a bad model or bad audio must answer an
+//! error and leave the worker working.
 //!
 //! `make test-wasm` runs it (wasm-bindgen-test-runner with geckodriver).
 #![cfg(target_arch = "wasm32")]
@@ -141,4 +142,50 @@ fn bad_input_answers_an_error_and_the_worker_keeps_working() {
     );
     let score: Value = serde_json::from_str(&worker.score(&tone, "hey fox", true)).unwrap();
     assert!(score["logprob"].as_f64().unwrap() < 0.0, "{score}");
+}
+
+/// A little-endian f32 `.npy` as generate.py writes it: the data only.
+fn npy(bytes: &[u8]) -> Vec<f32> {
+    assert_eq!(&bytes[..6], b"\x93NUMPY");
+    let header = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
+    bytes[10 + header..]
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+fn max_abs_diff(ours: &[f32], theirs: &[f32]) -> f32 {
+    assert_eq!(ours.len(), theirs.len());
+    ours.iter()
+        .zip(theirs)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f32::max)
+}
+
+#[wasm_bindgen_test]
+fn mel_encoder_and_logits_are_within_1e_3_in_wasm() {
+    use ext_worker::{AudioCtx, Engine, ModelFiles, Projection, WeightFile};
+    let speech = samples(reference!("audio/speech.wav"));
+    let ours = ext_worker::mel::MelSpectrogram::new(80).compute(&speech, ext_worker::mel::N_FRAMES);
+    let diff = max_abs_diff(&ours, &npy(reference!("outputs/mel-speech.npy")));
+    assert!(diff < 1e-3, "log-mel differs by {diff}");
+
+    let files = ModelFiles {
+        config: ENGLISH.config.to_vec(),
+        tokenizer: ENGLISH.tokenizer.to_vec(),
+        weights: WeightFile::Safetensors(ENGLISH.weights.to_vec()),
+    };
+    let engine = Engine::load(&files, Projection::Exact).unwrap();
+    let encoded = engine.encode(&speech, AudioCtx::Full).unwrap().concat();
+    let diff = max_abs_diff(
+        &encoded,
+        &npy(reference!("outputs/tiny-random.en/speech.encoder.npy")),
+    );
+    assert!(diff < 1e-3, "encoder differs by {diff}");
+    let logits = engine.first_logits(&speech).unwrap();
+    let diff = max_abs_diff(
+        &logits,
+        &npy(reference!("outputs/tiny-random.en/speech.logits.npy")),
+    );
+    assert!(diff < 1e-3, "logits differ by {diff}");
 }
