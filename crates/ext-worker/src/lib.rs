@@ -10,6 +10,7 @@ pub mod error;
 pub mod mel;
 pub mod random;
 pub mod tokenizer;
+pub mod vad;
 pub mod whisper;
 
 pub use engine::{AudioCtx, Engine, ModelFiles, TranscribeOptions, Transcript, WeightFile};

@@ -1,0 +1,392 @@
+//! Voice activity detection and utterance segmentation on 16-kHz audio.
+//!
+//! Energy against a noise floor that follows the room (the 10th percentile
+//! of the last 5 s of frame levels: a steady hum becomes the floor, while
+//! speech, which pauses, leaves it where the pauses are): speech starts after
+//! 100 ms of frames clearly above the floor, ends after a stretch of
+//! silence (300 ms while waiting for the wake word, 700 ms while taking a
+//! command), keeps a little audio from before the onset and the trailing
+//! silence, is cut at 30 s, and is dropped when it holds under 0.3 s of
+//! speech (a cough, a click). Pure logic: the worker feeds it whatever
+//! blocks the AudioWorklet delivers.
+
+use crate::mel::SAMPLE_RATE;
+
+/// 20-ms frames: the unit every decision is made on.
+pub const FRAME: usize = SAMPLE_RATE / 50;
+const FRAME_MS: usize = 20;
+/// The noise floor looks back this many frames (5 s).
+const FLOOR_FRAMES: usize = 250;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct VadConfig {
+    /// Speech this long starts an utterance.
+    pub onset_ms: usize,
+    /// Silence this long ends one.
+    pub end_silence_ms: usize,
+    /// An utterance is cut here, however it goes on.
+    pub max_ms: usize,
+    /// Utterances with less speech than this are dropped.
+    pub min_speech_ms: usize,
+    /// Audio kept from before the onset (the start of the first word).
+    pub pre_roll_ms: usize,
+    /// A frame is speech when it is this many dB above the noise floor…
+    pub threshold_db: f32,
+    /// …and louder than this (dBFS), so a silent room is never speech.
+    pub min_level_db: f32,
+}
+
+impl VadConfig {
+    /// While waiting for the wake word: short pauses end an utterance.
+    pub const PASSIVE: VadConfig = VadConfig {
+        onset_ms: 100,
+        end_silence_ms: 300,
+        max_ms: 30_000,
+        min_speech_ms: 300,
+        pre_roll_ms: 200,
+        threshold_db: 9.0,
+        min_level_db: -50.0,
+    };
+
+    /// While taking a command: people pause between words.
+    pub const ACTIVE: VadConfig = VadConfig {
+        end_silence_ms: 700,
+        ..Self::PASSIVE
+    };
+}
+
+/// What the detector reports as audio goes by.
+#[derive(Debug, Clone, PartialEq)]
+pub enum VadEvent {
+    /// Speech has begun (for "listening…" and the badge).
+    SpeechStarted,
+    /// A whole utterance: pre-roll, speech, trailing silence.
+    Utterance(Vec<f32>),
+    /// Speech that ended too short to be a word.
+    Dropped,
+}
+
+#[derive(Debug)]
+enum Phase {
+    Silence,
+    /// Loud frames seen, not yet enough to call it speech.
+    Onset {
+        loud_frames: usize,
+    },
+    Speech {
+        silent_frames: usize,
+        speech_frames: usize,
+    },
+}
+
+pub struct Vad {
+    config: VadConfig,
+    phase: Phase,
+    /// Levels (dB) of the last frames, for the noise floor.
+    levels: std::collections::VecDeque<f32>,
+    /// Noise floor in dB, following the quiet parts of the input.
+    floor_db: Option<f32>,
+    /// Samples not yet making a whole frame.
+    partial: Vec<f32>,
+    /// Recent frames before the onset (pre-roll and onset frames).
+    recent: std::collections::VecDeque<Vec<f32>>,
+    /// The utterance being collected.
+    utterance: Vec<f32>,
+}
+
+impl Vad {
+    pub fn new(config: VadConfig) -> Self {
+        Self {
+            config,
+            phase: Phase::Silence,
+            levels: std::collections::VecDeque::with_capacity(FLOOR_FRAMES),
+            floor_db: None,
+            partial: Vec::with_capacity(FRAME),
+            recent: std::collections::VecDeque::new(),
+            utterance: Vec::new(),
+        }
+    }
+
+    /// Changes timing (passive ↔ active) without losing what is heard.
+    pub fn set_config(&mut self, config: VadConfig) {
+        self.config = config;
+    }
+
+    pub fn config(&self) -> VadConfig {
+        self.config
+    }
+
+    /// Whether an utterance is under way.
+    pub fn in_speech(&self) -> bool {
+        matches!(self.phase, Phase::Speech { .. })
+    }
+
+    /// The audio of the utterance so far (for live partial transcripts).
+    pub fn current(&self) -> &[f32] {
+        &self.utterance
+    }
+
+    /// The noise floor (dBFS), once it has heard something.
+    pub fn floor_db(&self) -> Option<f32> {
+        self.floor_db
+    }
+
+    /// Feeds samples; answers what happened in them.
+    pub fn push(&mut self, samples: &[f32]) -> Vec<VadEvent> {
+        let mut events = Vec::new();
+        for &s in samples {
+            // A NaN or infinity from a broken source counts as silence.
+            self.partial.push(if s.is_finite() { s } else { 0.0 });
+            if self.partial.len() == FRAME {
+                let frame = std::mem::replace(&mut self.partial, Vec::with_capacity(FRAME));
+                self.frame(frame, &mut events);
+            }
+        }
+        events
+    }
+
+    /// Ends any utterance now (the microphone stopped): answers it if it
+    /// is long enough.
+    pub fn flush(&mut self) -> Option<VadEvent> {
+        let event = match self.phase {
+            Phase::Speech { speech_frames, .. } => Some(self.finish(speech_frames)),
+            _ => None,
+        };
+        self.reset();
+        event
+    }
+
+    pub fn reset(&mut self) {
+        self.phase = Phase::Silence;
+        self.partial.clear();
+        self.recent.clear();
+        self.utterance.clear();
+    }
+
+    fn frames(&self, ms: usize) -> usize {
+        ms.div_ceil(FRAME_MS)
+    }
+
+    fn frame(&mut self, frame: Vec<f32>, events: &mut Vec<VadEvent>) {
+        let level = level_db(&frame);
+        // Judged against the floor before this frame joins it.
+        let floor = self.floor_db.unwrap_or(level);
+        let loud = level > self.config.min_level_db && level > floor + self.config.threshold_db;
+        self.update_floor(level);
+
+        match &mut self.phase {
+            Phase::Silence | Phase::Onset { .. } => {
+                self.recent.push_back(frame);
+                let keep = self.frames(self.config.pre_roll_ms) + self.frames(self.config.onset_ms);
+                while self.recent.len() > keep {
+                    self.recent.pop_front();
+                }
+                let loud_frames = match self.phase {
+                    Phase::Onset { loud_frames } if loud => loud_frames + 1,
+                    Phase::Silence if loud => 1,
+                    _ => 0,
+                };
+                if loud_frames >= self.frames(self.config.onset_ms) {
+                    self.utterance = self.recent.drain(..).flatten().collect();
+                    self.phase = Phase::Speech {
+                        silent_frames: 0,
+                        speech_frames: loud_frames,
+                    };
+                    events.push(VadEvent::SpeechStarted);
+                } else if loud_frames > 0 {
+                    self.phase = Phase::Onset { loud_frames };
+                } else {
+                    self.phase = Phase::Silence;
+                }
+            }
+            Phase::Speech {
+                silent_frames,
+                speech_frames,
+            } => {
+                self.utterance.extend_from_slice(&frame);
+                if loud {
+                    *silent_frames = 0;
+                    *speech_frames += 1;
+                } else {
+                    *silent_frames += 1;
+                }
+                let speech_frames = *speech_frames;
+                let ended = *silent_frames >= self.frames(self.config.end_silence_ms);
+                let too_long = self.utterance.len() >= self.config.max_ms * SAMPLE_RATE / 1000;
+                if ended || too_long {
+                    events.push(self.finish(speech_frames));
+                    self.phase = Phase::Silence;
+                }
+            }
+        }
+    }
+
+    fn update_floor(&mut self, level: f32) {
+        if self.levels.len() == FLOOR_FRAMES {
+            self.levels.pop_front();
+        }
+        self.levels.push_back(level);
+        let mut sorted: Vec<f32> = self.levels.iter().copied().collect();
+        let k = sorted.len() / 10;
+        let (_, kth, _) = sorted.select_nth_unstable_by(k, f32::total_cmp);
+        self.floor_db = Some(*kth);
+    }
+
+    fn finish(&mut self, speech_frames: usize) -> VadEvent {
+        let utterance = std::mem::take(&mut self.utterance);
+        if speech_frames < self.frames(self.config.min_speech_ms) {
+            VadEvent::Dropped
+        } else {
+            VadEvent::Utterance(utterance)
+        }
+    }
+}
+
+/// RMS level of a frame in dBFS (−100 for digital silence).
+pub fn level_db(frame: &[f32]) -> f32 {
+    let power = frame.iter().map(|s| s * s).sum::<f32>() / frame.len().max(1) as f32;
+    10.0 * power.max(1e-10).log10()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Deterministic low noise at `amplitude`.
+    fn noise(seconds: f32, amplitude: f32, seed: u32) -> Vec<f32> {
+        let mut x = seed.wrapping_mul(2_654_435_761).max(1);
+        (0..(seconds * SAMPLE_RATE as f32) as usize)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                (x as f32 / u32::MAX as f32 - 0.5) * 2.0 * amplitude
+            })
+            .collect()
+    }
+
+    /// Speech-like sound: a voiced tone with a syllable rhythm.
+    fn speech(seconds: f32) -> Vec<f32> {
+        (0..(seconds * SAMPLE_RATE as f32) as usize)
+            .map(|i| {
+                let t = i as f32 / SAMPLE_RATE as f32;
+                let syllables = 0.6 + 0.4 * (2.0 * std::f32::consts::PI * 4.0 * t).sin();
+                0.3 * syllables * (2.0 * std::f32::consts::PI * 160.0 * t).sin()
+            })
+            .collect()
+    }
+
+    fn run(vad: &mut Vad, parts: &[Vec<f32>]) -> Vec<VadEvent> {
+        let audio: Vec<f32> = parts.concat();
+        // As an AudioWorklet delivers it: 128-sample blocks.
+        audio.chunks(128).flat_map(|b| vad.push(b)).collect()
+    }
+
+    fn utterances(events: &[VadEvent]) -> Vec<usize> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                VadEvent::Utterance(u) => Some(u.len()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn ms(samples: usize) -> usize {
+        samples * 1000 / SAMPLE_RATE
+    }
+
+    #[test]
+    fn one_utterance_with_pre_roll_and_trailing_silence() {
+        let mut vad = Vad::new(VadConfig::PASSIVE);
+        let events = run(
+            &mut vad,
+            &[noise(1.0, 0.001, 1), speech(1.0), noise(1.0, 0.001, 2)],
+        );
+        assert_eq!(events[0], VadEvent::SpeechStarted);
+        let lengths = utterances(&events);
+        assert_eq!(lengths.len(), 1, "{events:?}");
+        // 200 ms pre-roll + 1 s + 300 ms of trailing silence, in frames.
+        let length = ms(lengths[0]);
+        assert!((1_460..=1_540).contains(&length), "{length} ms");
+    }
+
+    #[test]
+    fn active_mode_waits_out_a_pause_that_passive_splits_on() {
+        let sentence = [
+            noise(0.5, 0.001, 3),
+            speech(0.8),
+            noise(0.5, 0.001, 4),
+            speech(0.8),
+            noise(1.0, 0.001, 5),
+        ];
+        let passive = utterances(&run(&mut Vad::new(VadConfig::PASSIVE), &sentence));
+        let active = utterances(&run(&mut Vad::new(VadConfig::ACTIVE), &sentence));
+        assert_eq!(passive.len(), 2, "a 500-ms pause ends a passive utterance");
+        assert_eq!(active.len(), 1, "but not a command");
+        assert!(ms(active[0]) > 2_500, "{} ms", ms(active[0]));
+    }
+
+    #[test]
+    fn clicks_and_short_sounds_are_dropped() {
+        let mut vad = Vad::new(VadConfig::PASSIVE);
+        // 60 ms: never even starts; 200 ms: starts, but is under 0.3 s.
+        let events = run(
+            &mut vad,
+            &[
+                noise(0.5, 0.001, 6),
+                speech(0.06),
+                noise(0.5, 0.001, 7),
+                speech(0.2),
+                noise(0.6, 0.001, 8),
+            ],
+        );
+        assert!(utterances(&events).is_empty(), "{events:?}");
+        assert_eq!(
+            events.iter().filter(|e| **e == VadEvent::Dropped).count(),
+            1
+        );
+    }
+
+    #[test]
+    fn long_speech_is_cut_at_30_seconds() {
+        let mut vad = Vad::new(VadConfig::PASSIVE);
+        let events = run(&mut vad, &[noise(0.2, 0.001, 9), speech(31.0)]);
+        let lengths = utterances(&events);
+        assert_eq!(lengths, vec![30 * SAMPLE_RATE], "{lengths:?}");
+        assert!(vad.in_speech() || vad.current().is_empty());
+    }
+
+    #[test]
+    fn the_floor_adapts_to_a_noisy_room() {
+        let mut vad = Vad::new(VadConfig::PASSIVE);
+        // A steady hum at -31 dBFS: after 5 s it is the new silence…
+        let hum = noise(6.0, 0.05, 10);
+        let events = run(&mut vad, &[noise(0.5, 0.001, 11), hum.clone()]);
+        let floor = vad.floor_db().unwrap();
+        assert!(floor > -35.0, "floor {floor} dB follows the hum");
+        let settled: Vec<_> = run(&mut vad, &[noise(2.0, 0.05, 12)]);
+        assert!(utterances(&settled).is_empty(), "{settled:?}");
+        // …and speech over it is still heard.
+        let loud: Vec<f32> = speech(1.0).iter().map(|s| s * 3.0).collect();
+        let over: Vec<f32> = loud
+            .iter()
+            .zip(noise(1.0, 0.05, 13))
+            .map(|(s, n)| s + n)
+            .collect();
+        let events2 = run(&mut vad, &[over, noise(1.0, 0.05, 14)]);
+        assert_eq!(utterances(&events2).len(), 1, "{events:?} {events2:?}");
+    }
+
+    #[test]
+    fn flush_answers_speech_under_way_and_bad_samples_are_silence() {
+        let mut vad = Vad::new(VadConfig::ACTIVE);
+        run(&mut vad, &[noise(0.3, 0.001, 15), speech(0.6)]);
+        assert!(vad.in_speech());
+        assert!(matches!(vad.flush(), Some(VadEvent::Utterance(_))));
+        assert!(!vad.in_speech());
+        let events = vad.push(&[f32::NAN; 16_000]);
+        assert!(events.is_empty());
+        assert_eq!(vad.flush(), None);
+    }
+}
