@@ -12,6 +12,7 @@ pub mod model;
 pub mod storage;
 pub mod tools;
 pub mod undo;
+pub mod voice;
 
 #[cfg(target_arch = "wasm32")]
 mod web;

@@ -1,0 +1,333 @@
+//! The voice session: passive (waiting for the wake word) or active
+//! (taking a command). "Hey fox, close the YouTube tabs" in one breath runs
+//! the command at once; "hey fox" alone makes the session active for the
+//! next utterance, and 20 s of nothing sends it back to passive. The mic
+//! button and Alt+Shift+L skip the wake word. Pure logic: times are passed
+//! in (ms), text comes from the speech worker.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct VoiceSettings {
+    /// Without it every utterance is a command.
+    pub wake_word_enabled: bool,
+    pub wake_phrase: String,
+    /// How long "hey fox" alone keeps listening for the command.
+    pub active_timeout_ms: f64,
+}
+
+impl Default for VoiceSettings {
+    fn default() -> Self {
+        Self {
+            wake_word_enabled: true,
+            wake_phrase: "hey fox".into(),
+            active_timeout_ms: 20_000.0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Mode {
+    Passive,
+    /// Taking a command until this time (ms).
+    Active {
+        until_ms: f64,
+    },
+}
+
+/// What an utterance (or the clock) comes to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// Not for us (passive and no wake word, or nothing said).
+    Ignore,
+    /// The wake word alone: now listening for the command.
+    Wake,
+    /// Run this command (the session is passive again).
+    Command(String),
+    /// Active too long without a command: passive again.
+    TimedOut,
+}
+
+pub struct VoiceSession {
+    settings: VoiceSettings,
+    mode: Mode,
+}
+
+impl VoiceSession {
+    pub fn new(settings: VoiceSettings) -> Self {
+        Self {
+            settings,
+            mode: Mode::Passive,
+        }
+    }
+
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    pub fn settings(&self) -> &VoiceSettings {
+        &self.settings
+    }
+
+    /// New settings apply at once; a session waiting for a command keeps
+    /// waiting.
+    pub fn set_settings(&mut self, settings: VoiceSettings) {
+        self.settings = settings;
+    }
+
+    /// Whether the next utterance is taken as a command (the speech worker
+    /// then waits out longer pauses, and needs no wake word).
+    pub fn expects_command(&self) -> bool {
+        !self.settings.wake_word_enabled || matches!(self.mode, Mode::Active { .. })
+    }
+
+    /// The mic button or the keyboard shortcut: listen for a command now.
+    pub fn trigger(&mut self, now_ms: f64) -> Outcome {
+        self.activate(now_ms);
+        Outcome::Wake
+    }
+
+    /// Back to waiting for the wake word (listening turned off, or the
+    /// popup's Cancel).
+    pub fn cancel(&mut self) {
+        self.mode = Mode::Passive;
+    }
+
+    /// The clock: an active session that waited too long goes passive.
+    pub fn tick(&mut self, now_ms: f64) -> Option<Outcome> {
+        match self.mode {
+            Mode::Active { until_ms } if now_ms >= until_ms => {
+                self.mode = Mode::Passive;
+                Some(Outcome::TimedOut)
+            }
+            _ => None,
+        }
+    }
+
+    /// What the speech worker heard.
+    pub fn heard(&mut self, text: &str, now_ms: f64) -> Outcome {
+        // Heard after the timeout: judged as passive.
+        self.tick(now_ms);
+        let words = words(text);
+        if words.is_empty() {
+            return Outcome::Ignore;
+        }
+        let after_wake = strip_wake(&words, &self.settings.wake_phrase);
+        if !self.expects_command() {
+            return match after_wake {
+                None => Outcome::Ignore,
+                Some(rest) if rest.is_empty() => {
+                    self.activate(now_ms);
+                    Outcome::Wake
+                }
+                Some(rest) => Outcome::Command(rest.join(" ")),
+            };
+        }
+        // Taking a command: the wake word again is allowed in front.
+        let command = after_wake.unwrap_or(words);
+        if command.is_empty() {
+            self.activate(now_ms);
+            return Outcome::Wake;
+        }
+        self.mode = Mode::Passive;
+        Outcome::Command(command.join(" "))
+    }
+
+    fn activate(&mut self, now_ms: f64) {
+        self.mode = Mode::Active {
+            until_ms: now_ms + self.settings.active_timeout_ms,
+        };
+    }
+}
+
+/// Lowercase words of what was heard, punctuation and Whisper's
+/// non-speech markers ("[BLANK_AUDIO]", "(music)") left out.
+fn words(text: &str) -> Vec<String> {
+    let mut cleaned = String::with_capacity(text.len());
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '[' | '(' | '*' => depth += 1,
+            ']' | ')' => depth = depth.saturating_sub(1),
+            _ if depth > 0 => {}
+            c if c.is_alphanumeric() || c == '\'' => cleaned.extend(c.to_lowercase()),
+            _ => cleaned.push(' '),
+        }
+    }
+    cleaned.split_whitespace().map(String::from).collect()
+}
+
+/// Fillers heard before a wake word ("ok hey fox", "oh, hey fox").
+const LEAD_INS: &[&str] = &["ok", "okay", "oh", "so", "um", "uh", "and"];
+
+/// The words after the wake phrase, if `words` start with it. Speech
+/// recognition spells it many ways ("hey fox", "hay fox", "hey, Fox!",
+/// "heyfox", "hey fax"): each word may be one edit off, and the phrase may
+/// come run together.
+pub fn strip_wake(words: &[String], phrase: &str) -> Option<Vec<String>> {
+    let phrase = self::words(phrase);
+    if phrase.is_empty() {
+        return None;
+    }
+    let lead = words
+        .iter()
+        .take_while(|w| LEAD_INS.contains(&w.as_str()))
+        .count()
+        .min(2);
+    let words = &words[lead..];
+    // Word by word.
+    if words.len() >= phrase.len() && words.iter().zip(&phrase).all(|(w, p)| close(w, p)) {
+        return Some(words[phrase.len()..].to_vec());
+    }
+    // Run together in one word ("heyfox").
+    let joined = phrase.concat();
+    if words.first().is_some_and(|w| close(w, &joined)) {
+        return Some(words[1..].to_vec());
+    }
+    None
+}
+
+/// Equal, or one edit apart when both are 3 letters or more.
+fn close(word: &str, target: &str) -> bool {
+    word == target
+        || (word.chars().count() >= 3 && target.chars().count() >= 3 && edits(word, target) <= 1)
+}
+
+/// Levenshtein distance.
+fn edits(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let current = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != cb))
+                .min(row[j] + 1)
+                .min(current + 1);
+            prev = current;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session() -> VoiceSession {
+        VoiceSession::new(VoiceSettings::default())
+    }
+
+    #[test]
+    fn wake_word_and_command_in_one_breath_runs_at_once() {
+        let mut s = session();
+        assert_eq!(
+            s.heard("Hey Fox, close the YouTube tabs.", 0.0),
+            Outcome::Command("close the youtube tabs".into())
+        );
+        assert_eq!(s.mode(), Mode::Passive);
+    }
+
+    #[test]
+    fn wake_word_alone_listens_for_the_next_utterance() {
+        let mut s = session();
+        assert_eq!(s.heard("Hey fox.", 1_000.0), Outcome::Wake);
+        assert!(s.expects_command());
+        assert_eq!(
+            s.heard("mute everything except this", 5_000.0),
+            Outcome::Command("mute everything except this".into())
+        );
+        assert_eq!(s.mode(), Mode::Passive);
+        // Passive again: talk without the wake word is not for us.
+        assert_eq!(s.heard("close all the tabs", 6_000.0), Outcome::Ignore);
+    }
+
+    #[test]
+    fn twenty_seconds_of_nothing_goes_back_to_passive() {
+        let mut s = session();
+        assert_eq!(s.heard("hey fox", 0.0), Outcome::Wake);
+        assert_eq!(s.tick(19_999.0), None);
+        assert_eq!(s.tick(20_000.0), Some(Outcome::TimedOut));
+        assert_eq!(s.mode(), Mode::Passive);
+        // A command heard after the timeout needs the wake word again.
+        let mut s = session();
+        s.heard("hey fox", 0.0);
+        assert_eq!(s.heard("close youtube", 25_000.0), Outcome::Ignore);
+    }
+
+    #[test]
+    fn the_mic_button_skips_the_wake_word() {
+        let mut s = session();
+        assert_eq!(s.trigger(0.0), Outcome::Wake);
+        assert_eq!(
+            s.heard("group my tabs by site", 2_000.0),
+            Outcome::Command("group my tabs by site".into())
+        );
+        // Saying the wake word anyway is fine.
+        s.trigger(3_000.0);
+        assert_eq!(
+            s.heard("hey fox switch to gmail", 4_000.0),
+            Outcome::Command("switch to gmail".into())
+        );
+    }
+
+    #[test]
+    fn without_the_wake_word_every_utterance_is_a_command() {
+        let mut s = VoiceSession::new(VoiceSettings {
+            wake_word_enabled: false,
+            ..VoiceSettings::default()
+        });
+        assert!(s.expects_command());
+        assert_eq!(
+            s.heard("next tab", 0.0),
+            Outcome::Command("next tab".into())
+        );
+        assert_eq!(s.heard("  [BLANK_AUDIO] ", 1.0), Outcome::Ignore);
+    }
+
+    #[test]
+    fn asr_spellings_of_the_wake_word_are_accepted_and_others_are_not() {
+        let yes = [
+            "hey fox",
+            "Hey, Fox!",
+            "hay fox",
+            "hey fax",
+            "heyfox",
+            "ok hey fox",
+            "Oh, hey fox.",
+            "hey foxx",
+        ];
+        for text in yes {
+            assert_eq!(session().heard(text, 0.0), Outcome::Wake, "{text}");
+        }
+        let no = [
+            "the fox",
+            "hello",
+            "hey",
+            "fox",
+            "they fought",
+            "box",
+            "(music)",
+            "",
+            "what does the fox say",
+        ];
+        for text in no {
+            assert_eq!(session().heard(text, 0.0), Outcome::Ignore, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_configured_phrase_is_used() {
+        let mut s = VoiceSession::new(VoiceSettings {
+            wake_phrase: "Computer".into(),
+            ..VoiceSettings::default()
+        });
+        assert_eq!(s.heard("hey fox close tabs", 0.0), Outcome::Ignore);
+        assert_eq!(
+            s.heard("computer, close tabs", 0.0),
+            Outcome::Command("close tabs".into())
+        );
+    }
+}
