@@ -20,7 +20,7 @@ use candle_core::quantized::GgmlDType;
 use candle_core::{Device, IndexOp, Tensor};
 use candle_transformers::models::whisper as cw;
 use ext_worker::convert::safetensors_to_gguf;
-use ext_worker::random::Dims;
+use ext_worker::random::{voiced, Dims};
 use ext_worker::{mel, AudioCtx, Engine, ModelFiles, Projection, TranscribeOptions};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -93,20 +93,6 @@ fn ensure_model(dims: Dims, weights: &str) -> PathBuf {
     dir
 }
 
-/// Speech-like test audio: a few harmonics with a wobble, `seconds` long.
-fn audio(seconds: f32) -> Vec<f32> {
-    (0..(seconds * 16_000.0) as usize)
-        .map(|i| {
-            let t = i as f32 / 16_000.0;
-            let f = 180.0 + 40.0 * (2.0 * std::f32::consts::PI * 3.0 * t).sin();
-            (1..5)
-                .map(|h| (2.0 * std::f32::consts::PI * f * h as f32 * t).sin() / h as f32)
-                .sum::<f32>()
-                * 0.1
-        })
-        .collect()
-}
-
 fn median(mut xs: Vec<f64>) -> f64 {
     xs.sort_by(f64::total_cmp);
     xs[xs.len() / 2]
@@ -143,7 +129,7 @@ fn run_ours(dir: &Path, projection: Projection) -> Figures {
         let files = ModelFiles::from_dir(dir).unwrap();
         Engine::load_owned(files, projection).unwrap()
     });
-    let (three, thirty) = (audio(3.0), audio(30.0));
+    let (three, thirty) = (voiced(3.0), voiced(30.0));
     let model = engine.model();
     let start_tokens = engine.tokenizer().start_sequence();
     let decode = |features: &Tensor| -> f64 {
@@ -272,7 +258,7 @@ fn run_candle(dir: &Path, quantized: bool) -> Figures {
         });
         ms / STEPS as f64
     };
-    let (three, thirty) = (audio(3.0), audio(30.0));
+    let (three, thirty) = (voiced(3.0), voiced(30.0));
     let frames_3s = FRAMES_3S;
     let mut enc3 = Vec::new();
     let mut enc30 = Vec::new();

@@ -166,6 +166,21 @@ impl Dims {
     }
 }
 
+/// Voiced, speech-like test audio at 16 kHz: four harmonics of a pitch
+/// that wobbles around 180 Hz, `seconds` long (what the benchmarks feed).
+pub fn voiced(seconds: f32) -> Vec<f32> {
+    (0..(seconds * 16_000.0) as usize)
+        .map(|i| {
+            let t = i as f32 / 16_000.0;
+            let pitch = 180.0 + 40.0 * (2.0 * std::f32::consts::PI * 3.0 * t).sin();
+            (1..5)
+                .map(|h| (2.0 * std::f32::consts::PI * pitch * h as f32 * t).sin() / h as f32)
+                .sum::<f32>()
+                * 0.1
+        })
+        .collect()
+}
+
 /// A tiny, fast, seedable generator (Steele et al.'s SplitMix64).
 struct SplitMix64(u64);
 

@@ -11,7 +11,7 @@ use candle_core::quantized::GgmlDType;
 use candle_core::{Device, IndexOp, Tensor};
 use candle_transformers::models::whisper as cw;
 use ext_worker::convert::safetensors_to_gguf;
-use ext_worker::random::Dims;
+use ext_worker::random::{voiced, Dims};
 use ext_worker::{mel, AudioCtx, Engine, ModelFiles, Projection, WeightFile};
 use wasm_bindgen_test::*;
 
@@ -77,19 +77,6 @@ mod heap {
 #[global_allocator]
 static HEAP: heap::Counting = heap::Counting;
 
-fn audio(seconds: f32) -> Vec<f32> {
-    (0..(seconds * 16_000.0) as usize)
-        .map(|i| {
-            let t = i as f32 / 16_000.0;
-            let f = 180.0 + 40.0 * (2.0 * std::f32::consts::PI * 3.0 * t).sin();
-            (1..5)
-                .map(|h| (2.0 * std::f32::consts::PI * f * h as f32 * t).sin() / h as f32)
-                .sum::<f32>()
-                * 0.1
-        })
-        .collect()
-}
-
 const TOKENIZER: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/tests/reference/models/tiny-random/tokenizer.json"
@@ -104,7 +91,7 @@ fn ours(dims: Dims, weights: WeightFile, projection: Projection) -> [f64; 5] {
     let (engine, load) = time(|| Engine::load_owned(files, projection).unwrap());
     let model = engine.model();
     let start = engine.tokenizer().start_sequence();
-    let (three, thirty) = (audio(3.0), audio(30.0));
+    let (three, thirty) = (voiced(3.0), voiced(30.0));
     let encode = |pcm: &[f32], ctx| {
         let (mel, frames) = engine.mel(pcm, ctx).unwrap();
         model.encode(&mel, frames).unwrap()
@@ -218,13 +205,13 @@ fn candle(dims: Dims, weights: WeightFile) -> [f64; 5] {
         })
         .1 / STEPS as f64
     };
-    let three = audio(3.0);
+    let three = voiced(3.0);
     let enc3 = median(
         (0..RUNS)
             .map(|_| time(|| model.encode(&mel_of(&three, FRAMES_3S))).1)
             .collect(),
     );
-    let enc30 = time(|| model.encode(&mel_of(&audio(30.0), 3000))).1;
+    let enc30 = time(|| model.encode(&mel_of(&voiced(30.0), 3000))).1;
     let features = model.encode(&mel_of(&three, 3000));
     let per_token = median((0..RUNS).map(|_| decode(&mut model, &features)).collect());
     let command = time(|| {
