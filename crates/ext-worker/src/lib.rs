@@ -7,6 +7,7 @@ pub mod convert;
 pub mod decode;
 pub mod engine;
 pub mod error;
+pub mod listener;
 pub mod mel;
 pub mod random;
 pub mod tokenizer;

@@ -7,6 +7,8 @@
 use crate::clock::now_ms;
 use crate::engine::{AudioCtx, Engine, ModelFiles, TranscribeOptions};
 use crate::error::{Error, ErrorCode};
+use crate::listener::Listener;
+use crate::vad::VadEvent;
 use crate::whisper::Projection;
 use serde_json::{json, Value};
 
@@ -25,11 +27,31 @@ pub enum Request {
         audio_ctx: AudioCtx,
     },
     Unload,
+    /// A block of microphone audio at `rate` Hz: answers `events`.
+    Audio {
+        samples: Vec<f32>,
+        rate: u32,
+    },
+    /// How to take the next utterances: as a command (longer pauses) or
+    /// while waiting for the wake word, and the prompt that conditions
+    /// their transcription (the wake phrase, or the open tabs' names).
+    Listen {
+        expects_command: bool,
+        prompt: Option<String>,
+    },
+    /// The microphone stopped: the utterance under way, if any.
+    Stop,
 }
+
+/// Longest transcript of one utterance: commands are short, and a random
+/// or confused model must not decode 224 tokens of noise.
+const UTTERANCE_TOKENS: usize = 96;
 
 #[derive(Default)]
 pub struct Service {
     engine: Option<Engine>,
+    listener: Listener,
+    prompt: Option<String>,
 }
 
 impl Service {
@@ -98,6 +120,58 @@ impl Service {
             Request::Unload => {
                 self.engine = None;
                 Ok(json!({ "ok": true }))
+            }
+            Request::Audio { samples, rate } => {
+                let heard = self.listener.push(&samples, rate)?;
+                let events: Vec<Value> = heard.into_iter().filter_map(|e| self.event(e)).collect();
+                Ok(json!({ "ok": true, "events": events }))
+            }
+            Request::Listen {
+                expects_command,
+                prompt,
+            } => {
+                self.listener.set_expects_command(expects_command);
+                self.prompt = prompt.filter(|p| !p.trim().is_empty());
+                Ok(json!({ "ok": true }))
+            }
+            Request::Stop => {
+                let events: Vec<Value> = self
+                    .listener
+                    .stop()
+                    .and_then(|e| self.event(e))
+                    .into_iter()
+                    .collect();
+                Ok(json!({ "ok": true, "events": events }))
+            }
+        }
+    }
+
+    /// What the background hears of a detector event: `listening` when
+    /// speech starts, `utterance` with its transcript when it ends (or an
+    /// `error` if it cannot be transcribed); dropped sounds say nothing.
+    fn event(&self, event: VadEvent) -> Option<Value> {
+        match event {
+            VadEvent::SpeechStarted => Some(json!({ "type": "listening" })),
+            VadEvent::Dropped => None,
+            VadEvent::Utterance(pcm) => {
+                let options = TranscribeOptions {
+                    prompt: self.prompt.clone(),
+                    max_tokens: Some(UTTERANCE_TOKENS),
+                    audio_ctx: AudioCtx::Auto,
+                };
+                let heard = self.engine().and_then(|e| e.transcribe(&pcm, &options));
+                Some(match heard {
+                    Ok(t) => json!({
+                        "type": "utterance",
+                        "text": t.text.trim(),
+                        "tokens": t.tokens,
+                        "no_speech_prob": t.no_speech_prob,
+                        "avg_logprob": t.avg_logprob,
+                        "seconds": t.audio_seconds,
+                        "timings": t.timings,
+                    }),
+                    Err(e) => json!({ "type": "error", "error": e }),
+                })
             }
         }
     }

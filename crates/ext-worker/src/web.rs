@@ -80,6 +80,30 @@ impl WhisperWorker {
         })
     }
 
+    /// A block of microphone samples at `rate` Hz (any rate: resampled
+    /// here); answers `{ok, events: [{type: "listening"} | {type:
+    /// "utterance", text, tokens, …} | {type: "error", error}]}`.
+    pub fn audio(&mut self, samples: &[f32], rate: u32) -> String {
+        self.answer(Request::Audio {
+            samples: samples.to_vec(),
+            rate,
+        })
+    }
+
+    /// Takes the next utterances as a command (longer pauses) or while
+    /// waiting for the wake word, transcribed with `prompt` (may be empty).
+    pub fn listen(&mut self, expects_command: bool, prompt: &str) -> String {
+        self.answer(Request::Listen {
+            expects_command,
+            prompt: Some(prompt.to_string()),
+        })
+    }
+
+    /// The microphone stopped: answers the utterance under way, if any.
+    pub fn stop(&mut self) -> String {
+        self.answer(Request::Stop)
+    }
+
     fn answer(&mut self, request: Request) -> String {
         self.service.handle(request).to_string()
     }

@@ -10,7 +10,7 @@ use ext_worker::service::{Request, Service};
 use ext_worker::{
     audio, AudioCtx, Engine, ErrorCode, ModelFiles, Projection, TranscribeOptions, WeightFile,
 };
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -381,4 +381,67 @@ fn quantize_binary_writes_a_model_transcribe_loads() {
     assert!(ok, "{err}");
     assert!(!text.trim().is_empty());
     std::fs::remove_dir_all(&out).unwrap();
+}
+
+/// The 44.1-kHz stereo recording as an AudioWorklet would deliver it:
+/// mono blocks of 128 samples, with silence before and after.
+fn microphone_blocks() -> Vec<Vec<f32>> {
+    let bytes = std::fs::read(audio_path("speech-44k-stereo")).unwrap();
+    let wav = audio::read_wav(&bytes).unwrap();
+    assert_eq!(wav.rate, 44_100);
+    let quiet = vec![0.0005f32; 44_100];
+    [quiet.clone(), wav.samples, quiet]
+        .concat()
+        .chunks(128)
+        .map(<[f32]>::to_vec)
+        .collect()
+}
+
+#[test]
+fn listening_turns_microphone_blocks_into_transcribed_utterances() {
+    let mut service = Service::new();
+    let listen = |service: &mut Service| -> Vec<Value> {
+        microphone_blocks()
+            .into_iter()
+            .flat_map(|samples| {
+                let answer = service.handle(Request::Audio {
+                    samples,
+                    rate: 44_100,
+                });
+                assert_eq!(answer["ok"], true, "{answer}");
+                answer["events"].as_array().unwrap().clone()
+            })
+            .collect()
+    };
+    service.handle(Request::Listen {
+        expects_command: true,
+        prompt: Some("youtube gmail".into()),
+    });
+    // No model yet: the utterance is reported as an error, nothing breaks.
+    let events = listen(&mut service);
+    let kinds: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["listening", "error"], "{events:?}");
+    assert_eq!(events[1]["error"]["code"], "NO_MODEL");
+
+    service.handle(Request::Load {
+        files: files("tiny-random.en"),
+        fast: false,
+    });
+    let events = listen(&mut service);
+    let kinds: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["listening", "utterance"], "{events:?}");
+    let heard = &events[1];
+    let seconds = heard["seconds"].as_f64().unwrap();
+    // The 2.17 s of speech, with pre-roll and the 700-ms tail.
+    assert!((2.1..=3.2).contains(&seconds), "{seconds} s");
+    let tokens = heard["tokens"].as_array().unwrap();
+    assert!(!tokens.is_empty() && tokens.len() <= 96, "{heard}");
+
+    // A rate of 0 is refused; stopping with nothing under way says nothing.
+    let answer = service.handle(Request::Audio {
+        samples: vec![0.0; 128],
+        rate: 0,
+    });
+    assert_eq!(answer["ok"], false, "{answer}");
+    assert_eq!(service.handle(Request::Stop)["events"], json!([]));
 }

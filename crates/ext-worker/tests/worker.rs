@@ -189,3 +189,25 @@ fn mel_encoder_and_logits_are_within_1e_3_in_wasm() {
     );
     assert!(diff < 1e-3, "logits differ by {diff}");
 }
+
+#[wasm_bindgen_test]
+fn microphone_blocks_at_44_khz_become_a_transcribed_utterance() {
+    let wav = ext_worker::audio::read_wav(reference!("audio/speech-44k-stereo.wav")).unwrap();
+    let quiet = vec![0.0005f32; 44_100];
+    let audio = [quiet.clone(), wav.samples, quiet].concat();
+    let mut worker = WhisperWorker::new();
+    assert_eq!(load(&mut worker, &ENGLISH)["ok"], true);
+    let listening: Value = serde_json::from_str(&worker.listen(true, "youtube")).unwrap();
+    assert_eq!(listening["ok"], true);
+    let mut kinds = Vec::new();
+    for block in audio.chunks(128) {
+        let answer: Value = serde_json::from_str(&worker.audio(block, 44_100)).unwrap();
+        for event in answer["events"].as_array().unwrap() {
+            kinds.push(event["type"].as_str().unwrap().to_string());
+            if event["type"] == "utterance" {
+                assert!(!event["tokens"].as_array().unwrap().is_empty(), "{event}");
+            }
+        }
+    }
+    assert_eq!(kinds, ["listening", "utterance"]);
+}

@@ -1,0 +1,131 @@
+//! From microphone blocks to utterances: resampling from whatever rate the
+//! AudioContext runs at to 16 kHz, then voice activity detection. What the
+//! speech worker does with each block before Whisper sees anything.
+
+use crate::audio::Resampler;
+use crate::error::Result;
+use crate::vad::{Vad, VadConfig, VadEvent};
+
+pub struct Listener {
+    /// The input rate and its resampler; replaced if the rate changes.
+    resampler: Option<(u32, Resampler)>,
+    vad: Vad,
+    scratch: Vec<f32>,
+}
+
+impl Default for Listener {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Listener {
+    pub fn new() -> Self {
+        Self {
+            resampler: None,
+            vad: Vad::new(VadConfig::PASSIVE),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Taking a command waits out longer pauses than waiting for the wake
+    /// word does.
+    pub fn set_expects_command(&mut self, command: bool) {
+        self.vad.set_config(if command {
+            VadConfig::ACTIVE
+        } else {
+            VadConfig::PASSIVE
+        });
+    }
+
+    pub fn expects_command(&self) -> bool {
+        self.vad.config() == VadConfig::ACTIVE
+    }
+
+    /// Feeds one block of mono samples at `rate` Hz.
+    pub fn push(&mut self, block: &[f32], rate: u32) -> Result<Vec<VadEvent>> {
+        if self.resampler.as_ref().is_none_or(|(r, _)| *r != rate) {
+            // A new rate (a new AudioContext): what was half heard is gone.
+            self.resampler = Some((rate, Resampler::new(rate)?));
+            self.vad.reset();
+        }
+        let (_, resampler) = self.resampler.as_mut().expect("set above");
+        self.scratch.clear();
+        resampler.push(block, &mut self.scratch);
+        Ok(self.vad.push(&self.scratch))
+    }
+
+    /// The microphone stopped: the utterance under way, if long enough.
+    pub fn stop(&mut self) -> Option<VadEvent> {
+        if let Some((_, resampler)) = self.resampler.as_mut() {
+            self.scratch.clear();
+            resampler.finish(&mut self.scratch);
+            let tail = std::mem::take(&mut self.scratch);
+            let mut events = self.vad.push(&tail);
+            self.resampler = None;
+            if let Some(done) = events.pop() {
+                self.vad.reset();
+                return Some(done);
+            }
+        }
+        self.vad.flush()
+    }
+
+    /// The audio of the utterance so far, at 16 kHz (for live partials).
+    pub fn current(&self) -> &[f32] {
+        self.vad.current()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn voiced(seconds: f32, rate: u32) -> Vec<f32> {
+        (0..(seconds * rate as f32) as usize)
+            .map(|i| {
+                let t = i as f32 / rate as f32;
+                0.3 * (2.0 * std::f32::consts::PI * 150.0 * t).sin()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn blocks_at_48_khz_become_one_16_khz_utterance() {
+        let mut listener = Listener::new();
+        listener.set_expects_command(true);
+        let audio = [vec![0.0; 24_000], voiced(1.0, 48_000), vec![0.0; 48_000]].concat();
+        let mut events = Vec::new();
+        for block in audio.chunks(128) {
+            events.extend(listener.push(block, 48_000).unwrap());
+        }
+        let utterances: Vec<usize> = events
+            .iter()
+            .filter_map(|e| match e {
+                VadEvent::Utterance(u) => Some(u.len()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(events.first(), Some(&VadEvent::SpeechStarted));
+        assert_eq!(utterances.len(), 1, "{events:?}");
+        // 1 s of speech at 16 kHz, plus pre-roll and 700 ms of tail.
+        assert!(
+            (16_000..=16_000 + 16_000).contains(&utterances[0]),
+            "{utterances:?}"
+        );
+    }
+
+    #[test]
+    fn stopping_mid_sentence_answers_what_was_said() {
+        let mut listener = Listener::new();
+        for block in [vec![0.0; 8_000], voiced(0.8, 44_100)].concat().chunks(128) {
+            listener.push(block, 44_100).unwrap();
+        }
+        assert!(matches!(listener.stop(), Some(VadEvent::Utterance(_))));
+        assert_eq!(listener.stop(), None);
+        assert!(
+            listener.push(&[0.0; 10], 0).is_err(),
+            "a rate of 0 is refused"
+        );
+    }
+}
