@@ -38,8 +38,15 @@ impl PageServer {
             .name("page-server".into())
             .spawn(move || {
                 let wav = tone_wav(440.0, 1.0, 44_100);
+                // Requests for /never are held unanswered until the server
+                // goes, so a page that asks for one never finishes loading.
+                let mut never_answered = Vec::new();
                 // Ends when `unblock` is called on drop.
                 for request in serving.incoming_requests() {
+                    if request.url().starts_with("/never") {
+                        never_answered.push(request);
+                        continue;
+                    }
                     let response = respond(request.url(), &wav);
                     let _ = request.respond(response);
                 }
@@ -86,6 +93,11 @@ impl PageServer {
         self.url(&format!("/audio?title={}", encode_component(title)))
     }
 
+    /// A page that never finishes loading (for "stop").
+    pub fn stalled_page(&self, title: &str) -> String {
+        self.url(&format!("/stalled?title={}", encode_component(title)))
+    }
+
     /// The search echo page for `query`.
     pub fn search_url(&self, query: &str) -> String {
         self.url(&format!("/search?q={}", encode_component(query)))
@@ -117,6 +129,11 @@ fn respond(url: &str, wav: &[u8]) -> Response {
         "/long" => html(
             title.as_deref().unwrap_or("Long page"),
             r#"<div id="top">top</div><div style="height:10000px"></div><div id="bottom">bottom</div>"#,
+        ),
+        // Its image never arrives: the page stays loading until stopped.
+        "/stalled" => html(
+            title.as_deref().unwrap_or("Stalled page"),
+            r#"<img src="/never.png" alt="">"#,
         ),
         "/audio" => html(
             title.as_deref().unwrap_or("Audio page"),

@@ -51,7 +51,13 @@ fn scrolling_and_zoom() {
     .unwrap();
     let r = browse(&env, "zoom_out", Some(2.0));
     assert_eq!(r["zoom"], 0.9);
+    // Undo puts the zoom back where it was.
     env.undo();
+    wait_for(LOAD, "undo to zoom back", || {
+        let dpr = page("return window.devicePixelRatio;").as_f64().unwrap();
+        Ok(((dpr / base - 1.1).abs() < 0.01).then_some(()))
+    })
+    .unwrap();
     let r = browse(&env, "zoom_reset", None);
     assert_eq!(r["zoom"], 1.0);
 }
@@ -93,9 +99,29 @@ fn navigation_reload_stop_and_tab_commands() {
         })
         .unwrap();
     }
+    // Stop: a page whose image never arrives stays loading until stopped.
+    let stalled = env.pages.stalled_page("Stalled stop");
+    env.ff
+        .page_eval(
+            "second-stop",
+            &format!("location.href = {}; return null;", json!(stalled)),
+        )
+        .unwrap();
+    env.wait_tab(id, "the stalled page", |t| t["title"] == "Stalled stop");
+    let loaded = "return document.readyState === 'complete' || document.images[0].complete;";
+    assert_eq!(
+        env.ff.page_eval("stalled", loaded).unwrap(),
+        false,
+        "still loading"
+    );
     let r = browse(&env, "stop", None);
     assert_eq!(r["tab"]["id"], id);
-    assert_eq!(env.tab(id)["title"], "Second stop", "stop leaves the page");
+    wait_for(LOAD, "stop to end the loading", || {
+        let done = env.ff.page_eval("stalled", loaded).unwrap_or(json!(false));
+        Ok((done == true).then_some(()))
+    })
+    .unwrap();
+    assert_eq!(env.tab(id)["title"], "Stalled stop", "stop leaves the page");
 
     // next/previous tab walk the window's tabs, wrapping around.
     let window = env.tab(id)["windowId"].as_i64().unwrap();

@@ -93,6 +93,17 @@ fn page_code(script: PageScript) -> String {
     format!("{action}; window.scrollY;")
 }
 
+/// When a page script may run. The default, document_idle, may wait until
+/// the page's load event (MDN; Firefox ESR 153 was seen not to wait for a
+/// stalled image), and "stop" must act at once on a page still loading:
+/// it runs at document_start; scrolling needs only the DOM.
+fn run_at(script: PageScript) -> &'static str {
+    match script {
+        PageScript::Stop => "document_start",
+        _ => "document_end",
+    }
+}
+
 impl Browser for FirefoxBrowser {
     fn now_ms(&self) -> f64 {
         js_sys::Date::now()
@@ -334,7 +345,7 @@ impl Browser for FirefoxBrowser {
     async fn run_page_script(&self, tab_id: i64, script: PageScript) -> BrowserResult<f64> {
         let results: Vec<Value> = call(tabs_execute_script(
             tab_id as f64,
-            &js(json!({ "code": page_code(script) })),
+            &js(json!({ "code": page_code(script), "runAt": run_at(script) })),
         ))
         .await?;
         results
