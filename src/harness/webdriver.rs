@@ -199,6 +199,33 @@ impl Session {
         request(&self.agent, "DELETE", &self.base, None).map(drop)
     }
 
+    /// The first element matching a CSS selector in the current window,
+    /// as its WebDriver id.
+    pub fn find(&self, css: &str) -> Result<String> {
+        let found = self.post("element", &json!({ "using": "css selector", "value": css }))?;
+        found
+            .get(ELEMENT_KEY)
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .ok_or_else(|| Error::Io(format!("find {css}: no element id in {found}")))
+    }
+
+    /// Types `text` into an element as a person would (key events);
+    /// `\u{E007}` is Enter, `\u{E013}` ArrowUp, `\u{E00C}` Escape.
+    pub fn send_keys(&self, element: &str, text: &str) -> Result<()> {
+        self.post(
+            &format!("element/{element}/value"),
+            &json!({ "text": text }),
+        )
+        .map(|_| ())
+    }
+
+    /// Clicks an element (scrolled into view, as a person would).
+    pub fn click(&self, element: &str) -> Result<()> {
+        self.post(&format!("element/{element}/click"), &json!({}))
+            .map(|_| ())
+    }
+
     /// `GET /session/{id}/{path}`
     pub fn get(&self, path: &str) -> Result<Value> {
         request(&self.agent, "GET", &self.url(path), None)
@@ -229,6 +256,9 @@ impl std::fmt::Debug for Session {
         f.debug_struct("Session").field("base", &self.base).finish()
     }
 }
+
+/// The key under which WebDriver answers an element reference.
+const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 /// Sends one WebDriver command and returns the `value` of the answer, or
 /// the WebDriver error it carries.

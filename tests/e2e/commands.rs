@@ -5,17 +5,7 @@
 
 use crate::util::*;
 use serde_json::{json, Value};
-use tab_whisperer::harness::pages::encode_component;
 use tab_whisperer::wait_for;
-
-/// A page of the local server under another host name.
-fn on_host(env: &Env, host: &str, slug: &str, title: &str) -> String {
-    format!(
-        "http://{host}:{}/page/{slug}?title={}",
-        env.pages.port(),
-        encode_component(title)
-    )
-}
 
 fn say(env: &Env, text: &str) -> Value {
     let answer = env.ff.command(text).expect("the background answers");
@@ -47,7 +37,7 @@ fn everyday_commands_change_real_tabs() {
     for (host, slug, title) in sites {
         let r = env.ok(
             "create_tab",
-            json!({ "url": on_host(&env, host, slug, title), "active": false }),
+            json!({ "url": env.on_host(host, slug, title), "active": false }),
         );
         ids.push(r["result"]["tab"]["id"].as_i64().unwrap());
     }
@@ -159,7 +149,7 @@ fn everyday_commands_change_real_tabs() {
     assert_eq!(r["error"]["code"], "NOT_FOUND");
     assert_eq!(env.tabs().len(), count);
     // 20. close duplicate tabs
-    env.ok("create_tab", json!({ "url": on_host(&env, "app.slack.com", "general", "general - Slack"), "active": false }));
+    env.ok("create_tab", json!({ "url": env.on_host("app.slack.com", "general", "general - Slack"), "active": false }));
     wait_for(LOAD, "the copy to load", || {
         Ok((env
             .tabs()

@@ -9,6 +9,7 @@ mod browse;
 mod commands;
 mod groups;
 mod lookup;
+mod popup;
 mod safety;
 mod smoke;
 mod tabs;

@@ -57,6 +57,16 @@ impl Env {
         answer
     }
 
+    /// A page of the local server under another host name (every host
+    /// resolves to it), e.g. a real-looking `www.youtube.com` tab.
+    pub fn on_host(&self, host: &str, slug: &str, title: &str) -> String {
+        format!(
+            "http://{host}:{}/page/{slug}?title={}",
+            self.pages.port(),
+            tab_whisperer::harness::pages::encode_component(title)
+        )
+    }
+
     /// Every tab, as `list_tabs` reports it.
     pub fn tabs(&self) -> Vec<Value> {
         self.ok("list_tabs", json!({}))["result"]["tabs"]
