@@ -27,9 +27,88 @@ pub fn message_for(line: &str) -> Result<Option<Value>, String> {
     Ok(Some(json!({ "type": "tool", "name": name, "args": args })))
 }
 
+/// The commands typed before, walked with Up and Down as in a shell:
+/// Up goes to older ones, Down back towards what was being typed.
+#[derive(Debug, Default, Clone)]
+pub struct History {
+    /// Oldest first, no two the same in a row.
+    entries: Vec<String>,
+    /// Where Up/Down is: `None` while editing a new line.
+    at: Option<usize>,
+    /// The line being typed when Up was first pressed.
+    draft: String,
+}
+
+impl History {
+    /// From earlier commands, newest first (as the action log lists them).
+    pub fn from_newest_first<'a>(commands: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut history = Self::default();
+        let mut commands: Vec<&str> = commands.into_iter().collect();
+        commands.reverse();
+        for c in commands {
+            history.push(c);
+        }
+        history
+    }
+
+    /// Remembers a command that was run, and starts a new line.
+    pub fn push(&mut self, line: &str) {
+        let line = line.trim();
+        if !line.is_empty() && self.entries.last().map(String::as_str) != Some(line) {
+            self.entries.push(line.to_string());
+        }
+        self.at = None;
+        self.draft.clear();
+    }
+
+    /// Up: the next older command (staying at the oldest).
+    pub fn older(&mut self, current: &str) -> Option<&str> {
+        let at = match self.at {
+            None if self.entries.is_empty() => return None,
+            None => {
+                self.draft = current.to_string();
+                self.entries.len() - 1
+            }
+            Some(at) => at.saturating_sub(1),
+        };
+        self.at = Some(at);
+        Some(&self.entries[at])
+    }
+
+    /// Down: the next newer command, then the line that was being typed.
+    pub fn newer(&mut self) -> Option<&str> {
+        let at = self.at?;
+        if at + 1 < self.entries.len() {
+            self.at = Some(at + 1);
+            Some(&self.entries[at + 1])
+        } else {
+            self.at = None;
+            Some(&self.draft)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn up_and_down_walk_the_history_like_a_shell() {
+        let mut h =
+            History::from_newest_first(["mute all", "close youtube", "close youtube", "next tab"]);
+        assert_eq!(h.newer(), None, "down with nothing recalled does nothing");
+        assert_eq!(h.older("switch to gm"), Some("mute all"));
+        assert_eq!(h.older(""), Some("close youtube"));
+        assert_eq!(h.older(""), Some("next tab"));
+        assert_eq!(h.older(""), Some("next tab"), "stays at the oldest");
+        assert_eq!(h.newer(), Some("close youtube"));
+        assert_eq!(h.newer(), Some("mute all"));
+        assert_eq!(h.newer(), Some("switch to gm"), "back to the draft");
+        assert_eq!(h.newer(), None);
+        h.push("pin this");
+        assert_eq!(h.older(""), Some("pin this"));
+        assert!(History::default().older("x").is_none());
+    }
 
     #[test]
     fn plain_text_is_a_command() {

@@ -20,6 +20,8 @@ pub struct EntryView {
     pub undo_id: Option<String>,
     /// ms since the epoch, for history entries.
     pub time: Option<f64>,
+    /// The reply is a question: Confirm or Cancel.
+    pub needs_confirmation: bool,
 }
 
 fn pretty(v: &Value) -> String {
@@ -71,12 +73,14 @@ pub fn answer_view(message: &Value, answer: &Value) -> EntryView {
         .or_else(|| error.map(str::to_string))
         .unwrap_or_else(|| if ok { "Done.".into() } else { "Failed.".into() });
     EntryView {
-        said,
         reply,
         ok,
         calls,
-        undo_id: text(answer, "undo_id"),
+        // An undo's answer names the change it reverted: nothing to undo.
+        undo_id: text(answer, "undo_id").filter(|_| said != "undo"),
         time: None,
+        needs_confirmation: answer.get("needs_confirmation").and_then(Value::as_bool) == Some(true),
+        said,
     }
 }
 
@@ -93,6 +97,7 @@ pub fn log_view(entry: &Value) -> EntryView {
         calls,
         undo_id: text(entry, "undo_id"),
         time: entry.get("time").and_then(Value::as_f64),
+        needs_confirmation: false,
     }
 }
 
@@ -111,6 +116,37 @@ mod tests {
         assert_eq!(v.said, "/close_tabs");
         assert_eq!(v.reply, "No tab has id 9.");
         assert_eq!(v.calls.len(), 1);
+    }
+
+    #[test]
+    fn an_undo_offers_no_undo_of_its_own() {
+        let v = answer_view(
+            &json!({"type": "undo"}),
+            &json!({"ok": true, "reply": "Undid close_tabs.", "undo_id": "undo-3"}),
+        );
+        assert_eq!(v.said, "undo");
+        assert_eq!(v.undo_id, None);
+        let closed = answer_view(
+            &json!({"type": "command", "text": "close youtube"}),
+            &json!({"ok": true, "reply": "Closed 2 tabs.", "undo_id": "undo-4"}),
+        );
+        assert_eq!(closed.undo_id.as_deref(), Some("undo-4"));
+    }
+
+    #[test]
+    fn a_question_asks_for_confirmation() {
+        let v = answer_view(
+            &json!({"type": "command", "text": "close all youtube tabs"}),
+            &json!({"ok": true, "reply": "Close 12 tabs?", "question": "Close 12 tabs?",
+                "needs_confirmation": true, "calls": []}),
+        );
+        assert!(v.needs_confirmation);
+        assert_eq!(v.reply, "Close 12 tabs?");
+        let done = answer_view(
+            &json!({"type": "command", "text": "yes"}),
+            &json!({"ok": true}),
+        );
+        assert!(!done.needs_confirmation);
     }
 
     #[test]

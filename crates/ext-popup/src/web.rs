@@ -1,12 +1,14 @@
 //! Draws the popup and the options page and talks to the background.
 
-use crate::input::message_for;
+use crate::input::{message_for, History};
 use crate::view::{answer_view, log_view, EntryView};
 use js_sys::{Promise, JSON};
 use serde_json::{json, Value};
+use std::cell::RefCell;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{spawn_local, JsFuture};
-use web_sys::{Document, Element, Event, HtmlInputElement};
+use web_sys::{Document, Element, Event, HtmlInputElement, KeyboardEvent};
 
 #[wasm_bindgen]
 extern "C" {
@@ -90,6 +92,16 @@ fn render_entry(view: &EntryView) -> Element {
         let _ = details.append_child(&element("pre", "", &format!("result {}", call.result)));
         let _ = li.append_child(&details);
     }
+    if view.needs_confirmation {
+        for (label, class, answer) in [("Confirm", "confirm", "yes"), ("Cancel", "cancel", "no")] {
+            let button = element("button", class, label);
+            let _ = button.set_attribute("type", "button");
+            on(&button, "click", move |_| {
+                spawn_local(run(json!({ "type": "command", "text": answer })));
+            });
+            let _ = li.append_child(&button);
+        }
+    }
     if let Some(id) = view.undo_id.clone() {
         let button = element("button", "undo", "Undo");
         let _ = button.set_attribute("type", "button");
@@ -106,7 +118,7 @@ fn render_entry(view: &EntryView) -> Element {
 
 /// Sends one message and shows the answer at the top of the conversation.
 async fn run(message: Value) {
-    set_status("Working…");
+    set_status("Thinking…");
     let answer = ask(&message).await;
     let view = answer_view(&message, &answer);
     set_status(if view.ok { "Done" } else { "Error" });
@@ -123,22 +135,88 @@ fn start_popup() {
         return;
     };
     let _ = input.focus();
-    on(&form, "submit", move |event| {
-        event.prevent_default();
-        match message_for(&input.value()) {
-            Ok(Some(message)) => {
-                input.set_value("");
-                spawn_local(run(message));
-            }
-            Ok(None) => {}
-            Err(e) => set_status(&e),
+    let history = Rc::new(RefCell::new(History::default()));
+    // Earlier sessions' commands, from the action log.
+    spawn_local({
+        let history = Rc::clone(&history);
+        async move {
+            let log = ask(&json!({ "type": "log", "limit": 100 })).await;
+            let commands: Vec<String> = log["entries"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|e| e["command"].as_str().map(str::to_string))
+                .filter(|c| c != "undo")
+                .collect();
+            *history.borrow_mut() = History::from_newest_first(commands.iter().map(String::as_str));
         }
     });
+    on(&form, "submit", {
+        let (input, history) = (input.clone(), Rc::clone(&history));
+        move |event| {
+            event.prevent_default();
+            match message_for(&input.value()) {
+                Ok(Some(message)) => {
+                    history.borrow_mut().push(&input.value());
+                    input.set_value("");
+                    spawn_local(run(message));
+                }
+                Ok(None) => {}
+                Err(e) => set_status(&e),
+            }
+        }
+    });
+    on(&input.clone().into(), "keydown", move |event| {
+        let Some(key) = event.dyn_ref::<KeyboardEvent>().map(KeyboardEvent::key) else {
+            return;
+        };
+        let recalled = match key.as_str() {
+            "ArrowUp" => history
+                .borrow_mut()
+                .older(&input.value())
+                .map(str::to_string),
+            "ArrowDown" => history.borrow_mut().newer().map(str::to_string),
+            "Escape" if !input.value().is_empty() => {
+                // Clears the line; a second Escape closes the popup.
+                history.borrow_mut().push("");
+                Some(String::new())
+            }
+            _ => None,
+        };
+        if let Some(line) = recalled {
+            event.prevent_default();
+            input.set_value(&line);
+        }
+    });
+    if let (Some(button), Some(panel)) = (by_id("show-history"), by_id("history-panel")) {
+        on(&button.clone(), "click", move |_| {
+            let open = panel.has_attribute("hidden");
+            if open {
+                let _ = panel.remove_attribute("hidden");
+                spawn_local(show_history());
+            } else {
+                let _ = panel.set_attribute("hidden", "");
+            }
+            let _ = button.set_attribute("aria-expanded", if open { "true" } else { "false" });
+        });
+    }
+    start_clear_history();
+}
+
+fn start_clear_history() {
+    if let Some(button) = by_id("clear-history") {
+        on(&button, "click", |_| {
+            spawn_local(async {
+                ask(&json!({ "type": "clear_log" })).await;
+                show_history().await;
+            });
+        });
+    }
 }
 
 async fn show_history() {
     let answer = ask(&json!({ "type": "log" })).await;
-    let Some(list) = by_id("conversation") else {
+    let Some(list) = by_id("history") else {
         return;
     };
     list.set_text_content(None);
@@ -155,14 +233,7 @@ async fn show_history() {
 
 fn start_options() {
     spawn_local(show_history());
-    if let Some(button) = by_id("clear-history") {
-        on(&button, "click", |_| {
-            spawn_local(async {
-                ask(&json!({ "type": "clear_log" })).await;
-                show_history().await;
-            });
-        });
-    }
+    start_clear_history();
 }
 
 #[wasm_bindgen(start)]
