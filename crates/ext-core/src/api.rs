@@ -5,8 +5,9 @@
 use crate::browser::Browser;
 use crate::error::{ToolError, ToolResult};
 use crate::interpret::{self, Plan, Special};
-use crate::log::{prune, LogEntry, LoggedCall};
+use crate::log::{prune_to, LogEntry, LoggedCall};
 use crate::model::State;
+use crate::settings::Settings;
 use crate::storage::Storage;
 use crate::tools::{self, clip};
 use crate::undo::{UndoEntry, UndoJournal};
@@ -16,6 +17,7 @@ use std::cell::{Cell, RefCell};
 
 const LOG_KEY: &str = "actionLog";
 const UNDO_KEY: &str = "undoJournal";
+const SETTINGS_KEY: &str = "settings";
 /// Longest command text accepted; longer text is refused, not cut.
 pub const MAX_COMMAND_CHARS: usize = 10_000;
 
@@ -29,6 +31,7 @@ pub struct Background<B, S> {
     storage: S,
     log: RefCell<Vec<LogEntry>>,
     journal: RefCell<UndoJournal>,
+    settings: RefCell<Settings>,
     /// A risky plan waiting for "yes".
     pending: RefCell<Option<Pending>>,
     loaded: Cell<bool>,
@@ -45,11 +48,17 @@ impl<B: Browser, S: Storage> Background<B, S> {
             storage,
             log: RefCell::default(),
             journal: RefCell::default(),
+            settings: RefCell::default(),
             pending: RefCell::default(),
             loaded: Cell::new(false),
             seq: Cell::new(0),
             busy: Mutex::new(()),
         }
+    }
+
+    /// The browser and the storage back, as a restart would leave them.
+    pub fn into_parts(self) -> (B, S) {
+        (self.browser, self.storage)
     }
 
     pub fn browser(&self) -> &B {
@@ -120,6 +129,23 @@ impl<B: Browser, S: Storage> Background<B, S> {
                     .collect();
                 Ok(json!({ "ok": true, "entries": entries }))
             }
+            "settings" => {
+                self.ensure_loaded().await;
+                Ok(json!({ "ok": true, "settings": *self.settings.borrow() }))
+            }
+            "set_settings" => {
+                let _guard = self.busy.lock().await;
+                self.ensure_loaded().await;
+                let patch = obj.get("settings").cloned().unwrap_or(Value::Null);
+                let settings = self.settings.borrow().merged(&patch)?;
+                let value = serde_json::to_value(&settings).unwrap_or(Value::Null);
+                self.storage
+                    .save(SETTINGS_KEY, &value)
+                    .await
+                    .map_err(|e| ToolError::failed(format!("Could not save the settings: {e}")))?;
+                *self.settings.borrow_mut() = settings;
+                Ok(json!({ "ok": true, "settings": value }))
+            }
             "clear_log" => {
                 let _guard = self.busy.lock().await;
                 self.ensure_loaded().await;
@@ -128,7 +154,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
                 Ok(json!({ "ok": true }))
             }
             other => Err(ToolError::unknown(format!(
-                "Unknown message type '{}'. Types: tool, command, undo, schemas, log, clear_log.",
+                "Unknown message type '{}'. Types: tool, command, undo, schemas, log, clear_log, settings, set_settings.",
                 clip(other, 40)
             ))),
         }
@@ -270,7 +296,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
     fn options(&self) -> interpret::Options {
         interpret::Options {
             tz_offset_minutes: self.browser.tz_offset_minutes(),
-            ..interpret::Options::default()
+            confirm_threshold: self.settings.borrow().confirm_threshold,
         }
     }
 
@@ -445,6 +471,11 @@ impl<B: Browser, S: Storage> Background<B, S> {
                 *self.log.borrow_mut() = entries;
             }
         }
+        if let Ok(Some(v)) = self.storage.load(SETTINGS_KEY).await {
+            if let Ok(settings) = serde_json::from_value::<Settings>(v) {
+                *self.settings.borrow_mut() = settings;
+            }
+        }
         if let Ok(Some(v)) = self.storage.load(UNDO_KEY).await {
             if let Ok(journal) = serde_json::from_value::<UndoJournal>(v) {
                 *self.journal.borrow_mut() = journal;
@@ -458,7 +489,13 @@ impl<B: Browser, S: Storage> Background<B, S> {
         {
             let mut log = self.log.borrow_mut();
             log.push(entry);
-            prune(&mut log, self.browser.now_ms());
+            let settings = self.settings.borrow();
+            prune_to(
+                &mut log,
+                self.browser.now_ms(),
+                settings.log_max_age_ms(),
+                settings.log_max_entries,
+            );
         }
         self.save_log().await;
     }

@@ -9,6 +9,7 @@ pub mod interpret;
 pub mod log;
 pub mod memory;
 pub mod model;
+pub mod settings;
 pub mod storage;
 pub mod tools;
 pub mod undo;

@@ -55,9 +55,15 @@ pub struct LogEntry {
 
 /// Drops entries older than 30 days, then all but the newest 500.
 pub fn prune(entries: &mut Vec<LogEntry>, now: f64) {
-    entries.retain(|e| now - e.time <= MAX_AGE_MS);
-    if entries.len() > MAX_ENTRIES {
-        let excess = entries.len() - MAX_ENTRIES;
+    prune_to(entries, now, MAX_AGE_MS, MAX_ENTRIES);
+}
+
+/// Drops entries older than `max_age_ms`, then all but the newest
+/// `max_entries` (the settings' retention).
+pub fn prune_to(entries: &mut Vec<LogEntry>, now: f64, max_age_ms: f64, max_entries: usize) {
+    entries.retain(|e| now - e.time <= max_age_ms);
+    if entries.len() > max_entries {
+        let excess = entries.len() - max_entries;
         entries.drain(..excess);
     }
 }

@@ -668,3 +668,48 @@ fn a_failed_undo_keeps_what_it_could_not_revert() {
     assert_eq!(journal.entries[0].id, "u1");
     assert_eq!(journal.entries[0].steps, entry.steps[..1]);
 }
+
+#[test]
+fn settings_apply_at_once_persist_and_refuse_bad_values() {
+    let mut state = sample_state();
+    let window = state.tabs[0].window_id;
+    for i in 0..12 {
+        let index = state.tabs.len() as i64;
+        state.tabs.push(tab(
+            2000 + i,
+            window,
+            index,
+            &format!("https://en.wikipedia.org/wiki/P{i}"),
+            &format!("P{i} - Wikipedia"),
+        ));
+    }
+    let fixture = Fixture::with(state.clone());
+    let close = json!({"type": "command", "text": "close the wikipedia tabs"});
+    assert_eq!(fixture.send(close.clone())["needs_confirmation"], true);
+    fixture.send(json!({"type": "command", "text": "no"}));
+
+    let answer =
+        fixture.send(json!({"type": "set_settings", "settings": {"confirmThreshold": 20}}));
+    assert_eq!(answer["settings"]["confirmThreshold"], 20, "{answer}");
+    let answer = fixture.send(json!({"type": "set_settings", "settings": {"confirmThreshold": 0}}));
+    assert_eq!(answer["error"]["code"], "INVALID_ARGS", "{answer}");
+    let read = fixture.send(json!({"type": "settings"}));
+    assert_eq!(
+        read["settings"]["confirmThreshold"], 20,
+        "a refused change changes nothing"
+    );
+
+    // After a restart the setting is still there, and applies.
+    let (browser, storage) = fixture.bg.into_parts();
+    let restarted = Fixture {
+        bg: ext_core::api::Background::new(browser, storage),
+    };
+    let answer = restarted.send(close);
+    assert_eq!(answer["needs_confirmation"], false, "{answer}");
+    assert_eq!(answer["ok"], true, "{answer}");
+    assert!(restarted
+        .state()
+        .tabs
+        .iter()
+        .all(|t| !t.url.contains("wikipedia")));
+}

@@ -1,0 +1,232 @@
+//! What a person can set on the options page, with its defaults and
+//! limits. Kept in `storage.local`; a change applies at once (the next
+//! command, the next log write), no restart.
+
+use crate::error::{ToolError, ToolResult};
+use crate::voice::VoiceSettings;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct Settings {
+    /// Closing more tabs than this asks first.
+    pub confirm_threshold: usize,
+    /// The action log keeps entries this many days…
+    pub log_retention_days: u32,
+    /// …and at most this many.
+    pub log_max_entries: usize,
+    pub voice: VoiceSettings,
+    /// Silence that ends an utterance while waiting for the wake word…
+    pub end_silence_passive_ms: u32,
+    /// …and while taking a command.
+    pub end_silence_active_ms: u32,
+    /// Speech model: none, tiny, tiny.en, base or base.en.
+    pub speech_model: String,
+    /// Quantized (q8_0) weights: a quarter of the memory, as fast or faster.
+    pub speech_quantized: bool,
+    /// Language spoken, for multilingual models ("en", "de", …).
+    pub language: String,
+    pub llm: LlmSettings,
+}
+
+/// An optional language model for open-ended requests.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct LlmSettings {
+    /// off, openai (any OpenAI-compatible server) or ollama.
+    pub provider: String,
+    pub base_url: String,
+    pub model: String,
+    pub api_key: String,
+    pub temperature: f64,
+    pub max_tokens: u32,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            confirm_threshold: 10,
+            log_retention_days: 30,
+            log_max_entries: 500,
+            voice: VoiceSettings::default(),
+            end_silence_passive_ms: 300,
+            end_silence_active_ms: 700,
+            speech_model: "none".into(),
+            speech_quantized: true,
+            language: "en".into(),
+            llm: LlmSettings::default(),
+        }
+    }
+}
+
+impl Default for LlmSettings {
+    fn default() -> Self {
+        Self {
+            provider: "off".into(),
+            base_url: String::new(),
+            model: String::new(),
+            api_key: String::new(),
+            temperature: 0.0,
+            max_tokens: 512,
+        }
+    }
+}
+
+const SPEECH_MODELS: &[&str] = &["none", "tiny", "tiny.en", "base", "base.en"];
+const PROVIDERS: &[&str] = &["off", "openai", "ollama"];
+
+impl Settings {
+    /// These settings with `patch` (any subset of the fields, nested objects
+    /// merged) applied, if the result is valid.
+    pub fn merged(&self, patch: &Value) -> ToolResult<Settings> {
+        if !patch.is_object() {
+            return Err(ToolError::invalid("'settings' must be an object."));
+        }
+        let mut whole = serde_json::to_value(self).expect("settings serialize");
+        merge(&mut whole, patch);
+        let settings: Settings = serde_json::from_value(whole)
+            .map_err(|e| ToolError::invalid(format!("Invalid settings: {e}.")))?;
+        settings.validate()?;
+        Ok(settings)
+    }
+
+    fn validate(&self) -> ToolResult<()> {
+        let range = |name: &str, value: f64, low: f64, high: f64| {
+            if (low..=high).contains(&value) {
+                Ok(())
+            } else {
+                Err(ToolError::invalid(format!(
+                    "'{name}' must be between {low} and {high}, not {value}."
+                )))
+            }
+        };
+        range(
+            "confirmThreshold",
+            self.confirm_threshold as f64,
+            1.0,
+            100.0,
+        )?;
+        range(
+            "logRetentionDays",
+            self.log_retention_days as f64,
+            1.0,
+            365.0,
+        )?;
+        range("logMaxEntries", self.log_max_entries as f64, 10.0, 5000.0)?;
+        range(
+            "endSilencePassiveMs",
+            self.end_silence_passive_ms as f64,
+            200.0,
+            2000.0,
+        )?;
+        range(
+            "endSilenceActiveMs",
+            self.end_silence_active_ms as f64,
+            300.0,
+            3000.0,
+        )?;
+        range(
+            "voice.activeTimeoutMs",
+            self.voice.active_timeout_ms,
+            3000.0,
+            120_000.0,
+        )?;
+        range("llm.temperature", self.llm.temperature, 0.0, 2.0)?;
+        range("llm.maxTokens", self.llm.max_tokens as f64, 1.0, 8192.0)?;
+        let one_of = |name: &str, value: &str, allowed: &[&str]| {
+            if allowed.contains(&value) {
+                Ok(())
+            } else {
+                Err(ToolError::invalid(format!(
+                    "'{name}' must be one of {}, not '{}'.",
+                    allowed.join(", "),
+                    crate::tools::clip(value, 40)
+                )))
+            }
+        };
+        one_of("speechModel", &self.speech_model, SPEECH_MODELS)?;
+        one_of("llm.provider", &self.llm.provider, PROVIDERS)?;
+        let phrase = self.voice.wake_phrase.trim();
+        if phrase.is_empty() || phrase.chars().count() > 40 {
+            return Err(ToolError::invalid(
+                "'voice.wakePhrase' must be 1 to 40 characters.",
+            ));
+        }
+        let language = &self.language;
+        if !(2..=3).contains(&language.len()) || !language.chars().all(|c| c.is_ascii_lowercase()) {
+            return Err(ToolError::invalid(format!(
+                "'language' must be a language code like 'en', not '{}'.",
+                crate::tools::clip(language, 20)
+            )));
+        }
+        if self.llm.provider != "off" && !self.llm.base_url.starts_with("http") {
+            return Err(ToolError::invalid(
+                "'llm.baseUrl' must be an http(s) address when a provider is on.",
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn log_max_age_ms(&self) -> f64 {
+        self.log_retention_days as f64 * 24.0 * 3600.0 * 1000.0
+    }
+}
+
+/// Merges `patch` into `target`: objects key by key, anything else replaced.
+fn merge(target: &mut Value, patch: &Value) {
+    match (target, patch) {
+        (Value::Object(t), Value::Object(p)) => {
+            for (k, v) in p {
+                merge(t.entry(k.clone()).or_insert(Value::Null), v);
+            }
+        }
+        (t, p) => *t = p.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_patch_changes_only_what_it_names() {
+        let s = Settings::default()
+            .merged(&json!({"confirmThreshold": 20, "voice": {"wakePhrase": "computer"}}))
+            .unwrap();
+        assert_eq!(s.confirm_threshold, 20);
+        assert_eq!(s.voice.wake_phrase, "computer");
+        assert!(s.voice.wake_word_enabled, "untouched");
+        assert_eq!(s.log_retention_days, 30);
+    }
+
+    #[test]
+    fn bad_values_and_unknown_names_are_refused_with_reasons() {
+        let d = Settings::default();
+        for (patch, says) in [
+            (json!({"confirmThreshold": 0}), "between 1 and 100"),
+            (json!({"confirmThreshold": "ten"}), "Invalid settings"),
+            (json!({"speechModel": "large"}), "one of none, tiny"),
+            (json!({"voice": {"wakePhrase": "  "}}), "1 to 40"),
+            (json!({"llm": {"provider": "openai"}}), "baseUrl"),
+            (json!({"language": "English"}), "language code"),
+            (json!({"colour": "red"}), "unknown field"),
+            (json!("all"), "must be an object"),
+        ] {
+            let e = d.merged(&patch).unwrap_err();
+            assert!(e.message.contains(says), "{patch}: {}", e.message);
+        }
+        let ok = d
+            .merged(&json!({"llm": {"provider": "ollama", "baseUrl": "http://127.0.0.1:11434"}}))
+            .unwrap();
+        assert_eq!(ok.llm.provider, "ollama");
+    }
+
+    #[test]
+    fn stored_settings_from_an_older_version_fill_in_defaults() {
+        let s: Settings = serde_json::from_value(json!({"confirmThreshold": 5})).unwrap();
+        assert_eq!(s.confirm_threshold, 5);
+        assert_eq!(s.log_max_entries, 500);
+    }
+}
