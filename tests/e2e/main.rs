@@ -11,6 +11,7 @@ mod groups;
 mod lookup;
 mod popup;
 mod safety;
+mod settings;
 mod smoke;
 mod tabs;
 mod util;

@@ -1,6 +1,7 @@
 //! Draws the popup and the options page and talks to the background.
 
 use crate::input::{message_for, History};
+use crate::settings::{display, field_value, patch_for, value_at};
 use crate::view::{answer_view, log_view, EntryView};
 use js_sys::{Promise, JSON};
 use serde_json::{json, Value};
@@ -8,7 +9,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{spawn_local, JsFuture};
-use web_sys::{Document, Element, Event, HtmlInputElement, KeyboardEvent};
+use web_sys::{Document, Element, Event, HtmlInputElement, HtmlSelectElement, KeyboardEvent};
 
 #[wasm_bindgen]
 extern "C" {
@@ -234,6 +235,106 @@ async fn show_history() {
 fn start_options() {
     spawn_local(show_history());
     start_clear_history();
+    start_settings();
+}
+
+fn settings_status(text: &str, error: bool) {
+    if let Some(s) = by_id("settings-status") {
+        s.set_text_content(Some(text));
+        s.set_class_name(if error { "error" } else { "" });
+    }
+}
+
+/// The `[data-setting]` fields of the options page.
+fn setting_fields() -> Vec<Element> {
+    let Ok(list) = document().query_selector_all("[data-setting]") else {
+        return Vec::new();
+    };
+    (0..list.length())
+        .filter_map(|i| list.item(i))
+        .filter_map(|n| n.dyn_into::<Element>().ok())
+        .collect()
+}
+
+/// Shows `settings` in the fields.
+fn fill_settings(settings: &Value) {
+    for field in setting_fields() {
+        let path = field.get_attribute("data-setting").unwrap_or_default();
+        let Some(value) = value_at(settings, &path) else {
+            continue;
+        };
+        if let Some(input) = field.dyn_ref::<HtmlInputElement>() {
+            if input.type_() == "checkbox" {
+                input.set_checked(value.as_bool().unwrap_or(false));
+            } else {
+                input.set_value(&display(value));
+            }
+        } else if let Some(select) = field.dyn_ref::<HtmlSelectElement>() {
+            select.set_value(&display(value));
+        }
+    }
+}
+
+/// Saves one field's change; on a refusal, says why and shows the setting
+/// as it still is.
+async fn save_setting(field: Element) {
+    let path = field.get_attribute("data-setting").unwrap_or_default();
+    let (kind, raw, checked) = if let Some(input) = field.dyn_ref::<HtmlInputElement>() {
+        (input.type_(), input.value(), input.checked())
+    } else if let Some(select) = field.dyn_ref::<HtmlSelectElement>() {
+        ("select".to_string(), select.value(), false)
+    } else {
+        return;
+    };
+    let answer = match field_value(&kind, &raw, checked) {
+        Ok(value) => {
+            ask(&json!({ "type": "set_settings", "settings": patch_for(&path, value) })).await
+        }
+        Err(e) => json!({ "ok": false, "error": { "message": e } }),
+    };
+    if answer["ok"] == true {
+        settings_status("Saved.", false);
+        fill_settings(&answer["settings"]);
+    } else {
+        let message = answer["error"]["message"].as_str().unwrap_or("Not saved.");
+        settings_status(message, true);
+        let current = ask(&json!({ "type": "settings" })).await;
+        fill_settings(&current["settings"]);
+    }
+}
+
+fn start_settings() {
+    let Some(form) = by_id("settings-form") else {
+        return;
+    };
+    spawn_local(async {
+        let answer = ask(&json!({ "type": "settings" })).await;
+        fill_settings(&answer["settings"]);
+    });
+    on(&form, "change", |event| {
+        if let Some(field) = event.target().and_then(|t| t.dyn_into::<Element>().ok()) {
+            if field.has_attribute("data-setting") {
+                spawn_local(save_setting(field));
+            }
+        }
+    });
+    on(&form, "submit", |event| event.prevent_default());
+    let (Some(reveal), Some(key)) = (
+        by_id("reveal-key"),
+        document()
+            .query_selector("[data-setting='llm.apiKey']")
+            .ok()
+            .flatten()
+            .and_then(|e| e.dyn_into::<HtmlInputElement>().ok()),
+    ) else {
+        return;
+    };
+    on(&reveal.clone(), "click", move |_| {
+        let shown = key.type_() == "text";
+        key.set_type(if shown { "password" } else { "text" });
+        reveal.set_text_content(Some(if shown { "Show key" } else { "Hide key" }));
+        let _ = reveal.set_attribute("aria-pressed", if shown { "false" } else { "true" });
+    });
 }
 
 #[wasm_bindgen(start)]

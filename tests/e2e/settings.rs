@@ -1,0 +1,123 @@
+//! The options page's settings, used with keyboard and mouse in real
+//! Firefox: a change is saved and applies at once, a bad value is refused
+//! with a reason and changes nothing, and settings survive restarting the
+//! background.
+
+use crate::util::*;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use tab_whisperer::{wait_for, Session};
+
+const TAB: &str = "\u{E004}";
+const END: &str = "\u{E010}";
+const BACKSPACE: &str = "\u{E003}";
+
+fn settings(env: &Env) -> Value {
+    env.ff.send(&json!({ "type": "settings" })).unwrap()["settings"].clone()
+}
+
+fn eval(session: &Session, script: &str) -> Value {
+    session.execute(script, &[]).unwrap()
+}
+
+fn field(path: &str) -> String {
+    format!("[data-setting='{path}']")
+}
+
+/// Types `text` into a field (replacing what is there) and leaves it, as
+/// a person tabbing through the form does; waits for the status to say
+/// something new and answers it.
+fn type_into(session: &Session, path: &str, text: &str) -> String {
+    eval(
+        session,
+        "document.getElementById('settings-status').textContent = ''; return null;",
+    );
+    let element = session.find(&field(path)).unwrap();
+    // Erase what is there (End, then Backspace), then type.
+    let current = eval(
+        session,
+        &format!("return document.querySelector(\"{}\").value;", field(path)),
+    );
+    let erase = BACKSPACE.repeat(current.as_str().map_or(0, |v| v.chars().count()));
+    session
+        .send_keys(&element, &format!("{END}{erase}{text}{TAB}"))
+        .unwrap();
+    wait_for(LOAD, "the settings status", || {
+        let status = eval(
+            session,
+            "return document.getElementById('settings-status').textContent;",
+        );
+        Ok(status
+            .as_str()
+            .filter(|s| !s.is_empty())
+            .map(str::to_string))
+    })
+    .unwrap()
+}
+
+#[test]
+fn settings_save_apply_refuse_and_survive_a_restart() {
+    let mut env = start();
+    let page = env.ff.open_extension_page("options.html").unwrap();
+    env.ff
+        .with_window(&page, |session| {
+            session.set_window_size(900, 1200)?;
+            // The fields show the current settings.
+            wait_for(LOAD, "the settings to show", || {
+                let v = eval(
+                    session,
+                    &format!(
+                        "return document.querySelector(\"{}\").value;",
+                        field("confirmThreshold")
+                    ),
+                );
+                Ok((v == "10").then_some(()))
+            })?;
+            assert_eq!(type_into(session, "confirmThreshold", "20"), "Saved.");
+            let refused = type_into(session, "confirmThreshold", "0");
+            assert!(refused.contains("between 1 and 100"), "{refused}");
+            let shown = eval(
+                session,
+                &format!(
+                    "return document.querySelector(\"{}\").value;",
+                    field("confirmThreshold")
+                ),
+            );
+            assert_eq!(shown, "20", "a refused value is not kept");
+
+            let checkbox = session.find(&field("voice.wakeWordEnabled"))?;
+            session.click(&checkbox)?;
+            let key = session.find(&field("llm.apiKey"))?;
+            session.send_keys(&key, &format!("sk-test{TAB}"))?;
+            let reveal = session.find("#reveal-key")?;
+            session.click(&reveal)?;
+            assert_eq!(
+                eval(
+                    session,
+                    &format!(
+                        "return document.querySelector(\"{}\").type;",
+                        field("llm.apiKey")
+                    )
+                ),
+                "text"
+            );
+            let path =
+                PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/screenshots/options.png");
+            session.screenshot_png(&path)
+        })
+        .unwrap();
+    wait_for(LOAD, "the checkbox and key to be saved", || {
+        let s = settings(&env);
+        Ok(
+            (s["voice"]["wakeWordEnabled"] == false && s["llm"]["apiKey"] == "sk-test")
+                .then_some(()),
+        )
+    })
+    .unwrap();
+    assert_eq!(settings(&env)["confirmThreshold"], 20);
+
+    env.ff.reload_extension().unwrap();
+    let after = settings(&env);
+    assert_eq!(after["confirmThreshold"], 20, "{after}");
+    assert_eq!(after["voice"]["wakeWordEnabled"], false, "{after}");
+}
