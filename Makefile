@@ -45,8 +45,9 @@ run: xpi test-tools
 ## the interpreter; Whisper natively, ours next to candle-transformers'; and
 ## Whisper as wasm in a Firefox worker. BENCH_SIZES="tiny" skips base.
 BENCH_SIZES ?= tiny base
-bench: build-tools test-tools
+bench: xpi test-tools
 	cargo bench -p ext-core --bench interpret
+	cargo run --quiet --release -p tab-whisperer --bin popup_bench
 	TW_BENCH_SIZES="$(BENCH_SIZES)" cargo bench -p ext-worker --bench whisper
 	for size in $(BENCH_SIZES); do \
 	  TW_BENCH_SIZE=$$size WASM_BINDGEN_TEST_TIMEOUT=900 \
