@@ -310,10 +310,12 @@ async fn save_setting(field: Element) {
         settings_status("Saved.", false);
         fill_settings(&answer["settings"]);
     } else {
-        let message = answer["error"]["message"].as_str().unwrap_or("Not saved.");
-        settings_status(message, true);
+        // The field goes back first, so that when the reason is announced
+        // the form already shows what is still set.
         let current = ask(&json!({ "type": "settings" })).await;
         fill_settings(&current["settings"]);
+        let message = answer["error"]["message"].as_str().unwrap_or("Not saved.");
+        settings_status(message, true);
     }
 }
 
