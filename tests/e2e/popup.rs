@@ -87,6 +87,8 @@ fn typing_a_command_changes_tabs_and_undo_brings_them_back() {
     })
     .unwrap();
     env.ff.session().set_window_size(400, 600).unwrap();
+    let missing = popup(&env, crate::settings::UNTRANSLATED);
+    assert_eq!(missing, json!([]), "keys missing from messages.json");
 
     let reply = type_command(&env, "close the youtube tabs");
     assert!(reply.contains("Closed 2"), "{reply}");

@@ -12,6 +12,12 @@ const TAB: &str = "\u{E004}";
 const END: &str = "\u{E010}";
 const BACKSPACE: &str = "\u{E003}";
 
+/// The `data-i18n` keys of a page that `_locales` lacks, or whose element
+/// does not show their text.
+pub const UNTRANSLATED: &str = "return [...document.querySelectorAll('[data-i18n]')]
+    .filter(e => { const m = browser.i18n.getMessage(e.dataset.i18n); return !m || e.textContent !== m; })
+    .map(e => e.dataset.i18n);";
+
 fn settings(env: &Env) -> Value {
     env.ff.send(&json!({ "type": "settings" })).unwrap()["settings"].clone()
 }
@@ -62,6 +68,9 @@ fn settings_save_apply_refuse_and_survive_a_restart() {
     env.ff
         .with_window(&page, |session| {
             session.set_window_size(900, 1200)?;
+            // Every text comes from _locales: no key is missing.
+            let missing = eval(session, UNTRANSLATED);
+            assert_eq!(missing, json!([]), "keys missing from messages.json");
             // The fields show the current settings.
             wait_for(LOAD, "the settings to show", || {
                 let v = eval(

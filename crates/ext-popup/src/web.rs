@@ -15,6 +15,48 @@ use web_sys::{Document, Element, Event, HtmlInputElement, HtmlSelectElement, Key
 extern "C" {
     #[wasm_bindgen(catch, js_namespace = ["browser", "runtime"], js_name = sendMessage)]
     fn send_message(msg: &JsValue) -> Result<Promise, JsValue>;
+
+    #[wasm_bindgen(catch, js_namespace = ["browser", "i18n"], js_name = getMessage)]
+    fn get_message(key: &str) -> Result<String, JsValue>;
+}
+
+/// The text for `key` in the browser's language (`_locales`), or
+/// `fallback` where there is none.
+fn t(key: &str, fallback: &str) -> String {
+    get_message(key)
+        .ok()
+        .filter(|m| !m.is_empty())
+        .unwrap_or_else(|| fallback.to_string())
+}
+
+/// Puts the translated text into every `data-i18n` element (and
+/// `data-i18n-placeholder` placeholder) of the page.
+fn translate_page() {
+    for (selector, attribute) in [
+        ("[data-i18n]", "data-i18n"),
+        ("[data-i18n-placeholder]", "data-i18n-placeholder"),
+    ] {
+        let Ok(list) = document().query_selector_all(selector) else {
+            continue;
+        };
+        for element in (0..list.length())
+            .filter_map(|i| list.item(i))
+            .filter_map(|n| n.dyn_into::<Element>().ok())
+        {
+            let key = element.get_attribute(attribute).unwrap_or_default();
+            let Ok(text) = get_message(&key) else {
+                continue;
+            };
+            if text.is_empty() {
+                continue;
+            }
+            if attribute == "data-i18n" {
+                element.set_text_content(Some(&text));
+            } else {
+                let _ = element.set_attribute("placeholder", &text);
+            }
+        }
+    }
 }
 
 /// Sends a message to the background and answers its JSON reply.
@@ -94,8 +136,11 @@ fn render_entry(view: &EntryView) -> Element {
         let _ = li.append_child(&details);
     }
     if view.needs_confirmation {
-        for (label, class, answer) in [("Confirm", "confirm", "yes"), ("Cancel", "cancel", "no")] {
-            let button = element("button", class, label);
+        for (key, label, class, answer) in [
+            ("confirm", "Confirm", "confirm", "yes"),
+            ("cancel", "Cancel", "cancel", "no"),
+        ] {
+            let button = element("button", class, &t(key, label));
             let _ = button.set_attribute("type", "button");
             on(&button, "click", move |_| {
                 spawn_local(run(json!({ "type": "command", "text": answer })));
@@ -104,7 +149,7 @@ fn render_entry(view: &EntryView) -> Element {
         }
     }
     if let Some(id) = view.undo_id.clone() {
-        let button = element("button", "undo", "Undo");
+        let button = element("button", "undo", &t("undo", "Undo"));
         let _ = button.set_attribute("type", "button");
         on(&button, "click", move |_| {
             let id = id.clone();
@@ -119,10 +164,14 @@ fn render_entry(view: &EntryView) -> Element {
 
 /// Sends one message and shows the answer at the top of the conversation.
 async fn run(message: Value) {
-    set_status("Thinking…");
+    set_status(&t("statusThinking", "Thinking…"));
     let answer = ask(&message).await;
     let view = answer_view(&message, &answer);
-    set_status(if view.ok { "Done" } else { "Error" });
+    set_status(&if view.ok {
+        t("statusDone", "Done")
+    } else {
+        t("statusError", "Error")
+    });
     if let Some(list) = by_id("conversation") {
         let _ = list.prepend_with_node_1(&render_entry(&view));
     }
@@ -307,7 +356,7 @@ async fn save_setting(field: Element) {
         Err(e) => json!({ "ok": false, "error": { "message": e } }),
     };
     if answer["ok"] == true {
-        settings_status("Saved.", false);
+        settings_status(&t("settingsSaved", "Saved."), false);
         fill_settings(&answer["settings"]);
     } else {
         // The field goes back first, so that when the reason is announced
@@ -348,7 +397,12 @@ fn start_settings() {
     on(&reveal.clone(), "click", move |_| {
         let shown = key.type_() == "text";
         key.set_type(if shown { "password" } else { "text" });
-        reveal.set_text_content(Some(if shown { "Show key" } else { "Hide key" }));
+        let label = if shown {
+            t("showKey", "Show key")
+        } else {
+            t("hideKey", "Hide key")
+        };
+        reveal.set_text_content(Some(&label));
         let _ = reveal.set_attribute("aria-pressed", if shown { "false" } else { "true" });
     });
 }
@@ -359,6 +413,7 @@ pub fn start() {
         .body()
         .and_then(|b| b.get_attribute("data-page"))
         .unwrap_or_default();
+    translate_page();
     match page.as_str() {
         "options" => start_options(),
         _ => start_popup(),
