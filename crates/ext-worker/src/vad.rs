@@ -84,6 +84,8 @@ pub struct Vad {
     phase: Phase,
     /// Levels (dB) of the last frames, for the noise floor.
     levels: std::collections::VecDeque<f32>,
+    /// Reused for the floor's percentile (no allocation per frame).
+    sorted: Vec<f32>,
     /// Noise floor in dB, following the quiet parts of the input.
     floor_db: Option<f32>,
     /// Samples not yet making a whole frame.
@@ -100,6 +102,7 @@ impl Vad {
             config,
             phase: Phase::Silence,
             levels: std::collections::VecDeque::with_capacity(FLOOR_FRAMES),
+            sorted: Vec::with_capacity(FLOOR_FRAMES),
             floor_db: None,
             partial: Vec::with_capacity(FRAME),
             recent: std::collections::VecDeque::new(),
@@ -226,9 +229,10 @@ impl Vad {
             self.levels.pop_front();
         }
         self.levels.push_back(level);
-        let mut sorted: Vec<f32> = self.levels.iter().copied().collect();
-        let k = sorted.len() / 10;
-        let (_, kth, _) = sorted.select_nth_unstable_by(k, f32::total_cmp);
+        self.sorted.clear();
+        self.sorted.extend(self.levels.iter().copied());
+        let k = self.sorted.len() / 10;
+        let (_, kth, _) = self.sorted.select_nth_unstable_by(k, f32::total_cmp);
         self.floor_db = Some(*kth);
     }
 
