@@ -5,7 +5,7 @@
 use crate::browser::Browser;
 use crate::error::{ToolError, ToolResult};
 use crate::interpret::{self, Plan, Special};
-use crate::log::{prune_to, LogEntry, LoggedCall};
+use crate::log::{prune, LogEntry, LoggedCall};
 use crate::model::State;
 use crate::settings::Settings;
 use crate::storage::Storage;
@@ -118,7 +118,8 @@ impl<B: Browser, S: Storage> Background<B, S> {
                 let limit = obj
                     .get("limit")
                     .and_then(Value::as_u64)
-                    .unwrap_or(crate::log::MAX_ENTRIES as u64) as usize;
+                    .unwrap_or(self.settings.borrow().log_max_entries as u64)
+                    as usize;
                 let entries: Vec<LogEntry> = self
                     .log
                     .borrow()
@@ -490,7 +491,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
             let mut log = self.log.borrow_mut();
             log.push(entry);
             let settings = self.settings.borrow();
-            prune_to(
+            prune(
                 &mut log,
                 self.browser.now_ms(),
                 settings.log_max_age_ms(),

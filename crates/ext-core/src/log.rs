@@ -1,12 +1,11 @@
 //! The action log: every command and tool call, what it did and answered.
 //! Kept in `storage.local` so it survives a browser restart; pruned to the
-//! newest 500 entries and the last 30 days.
+//! settings' retention (the newest 500 entries of the last 30 days unless
+//! changed, see [`crate::settings::Settings`]).
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-pub const MAX_ENTRIES: usize = 500;
-pub const MAX_AGE_MS: f64 = 30.0 * 24.0 * 3600.0 * 1000.0;
 /// A logged call's arguments or result above this size (JSON bytes) is
 /// shortened, so that listing 1,000 tabs does not bloat the log.
 const MAX_VALUE_BYTES: usize = 4096;
@@ -53,14 +52,9 @@ pub struct LogEntry {
     pub undo_id: Option<String>,
 }
 
-/// Drops entries older than 30 days, then all but the newest 500.
-pub fn prune(entries: &mut Vec<LogEntry>, now: f64) {
-    prune_to(entries, now, MAX_AGE_MS, MAX_ENTRIES);
-}
-
 /// Drops entries older than `max_age_ms`, then all but the newest
 /// `max_entries` (the settings' retention).
-pub fn prune_to(entries: &mut Vec<LogEntry>, now: f64, max_age_ms: f64, max_entries: usize) {
+pub fn prune(entries: &mut Vec<LogEntry>, now: f64, max_age_ms: f64, max_entries: usize) {
     entries.retain(|e| now - e.time <= max_age_ms);
     if entries.len() > max_entries {
         let excess = entries.len() - max_entries;
@@ -113,18 +107,20 @@ mod tests {
 
     #[test]
     fn prune_keeps_newest_500_within_30_days() {
+        let settings = crate::settings::Settings::default();
+        let (max_age, max_entries) = (settings.log_max_age_ms(), settings.log_max_entries);
         let now = 100.0 * 24.0 * 3600.0 * 1000.0;
         let day = 24.0 * 3600.0 * 1000.0;
         let mut entries: Vec<LogEntry> = (0..40)
             .map(|i| entry(i, now - 40.0 * day + i as f64 * day))
             .collect();
         entries.extend((40..640).map(|i| entry(i, now - 1000.0 + i as f64)));
-        prune(&mut entries, now);
-        assert_eq!(entries.len(), MAX_ENTRIES);
+        prune(&mut entries, now, max_age, max_entries);
+        assert_eq!(entries.len(), 500);
         assert_eq!(entries.last().unwrap().id, "639");
         assert_eq!(entries.first().unwrap().id, "140");
         let mut old = vec![entry(0, now - 31.0 * day), entry(1, now - 29.0 * day)];
-        prune(&mut old, now);
+        prune(&mut old, now, max_age, max_entries);
         assert_eq!(old.iter().map(|e| e.id.as_str()).collect::<Vec<_>>(), ["1"]);
     }
 

@@ -38,10 +38,6 @@ impl Listener {
         });
     }
 
-    pub fn expects_command(&self) -> bool {
-        self.vad.config() == VadConfig::ACTIVE
-    }
-
     /// Feeds one block of mono samples at `rate` Hz.
     pub fn push(&mut self, block: &[f32], rate: u32) -> Result<Vec<VadEvent>> {
         if self.resampler.as_ref().is_none_or(|(r, _)| *r != rate) {
@@ -69,11 +65,6 @@ impl Listener {
             }
         }
         self.vad.flush()
-    }
-
-    /// The audio of the utterance so far, at 16 kHz (for live partials).
-    pub fn current(&self) -> &[f32] {
-        self.vad.current()
     }
 }
 

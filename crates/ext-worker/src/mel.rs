@@ -66,10 +66,6 @@ impl MelSpectrogram {
         }
     }
 
-    pub fn n_mels(&self) -> usize {
-        self.n_mels
-    }
-
     /// The log-mel of `audio` (16 kHz mono) as if padded or trimmed to 30 s,
     /// but only its first `n_frames` frames (at most 3000), row-major
     /// `[n_mels, n_frames]`. With `n_frames = N_FRAMES` this is the
