@@ -6,31 +6,18 @@
 //! bench, so that its peak memory (VmHWM) is its own. Models are generated
 //! once into `target/bench-models/` (seeded, ~150 MB for tiny f32).
 //!
-//! What is measured (median of a few runs, one thread):
-//! - load: model bytes → ready to transcribe
-//! - enc 3 s / enc 30 s: the encoder on 3 s of audio (ours trims the
-//!   padding, `audio_ctx` auto; Candle's runs on the frames it is given) and
-//!   on the full 30-s window
-//! - ms/token: one decoder step after the start sequence, logits included
-//! - 3-s cmd: end of speech to text for a 3-s utterance of 8 tokens: mel,
-//!   encoder, start sequence, 8 steps (what each implementation does for
-//!   a command: Candle's pipeline encodes the padded 30 s)
+//! What is measured is `ext_worker::bench`, the same code the Firefox
+//! bench runs: load, encoder on 3 s and 30 s, ms per decoder step, and end
+//! of speech to text for a 3-s command of 8 tokens; here also peak RSS.
 
 use candle_core::quantized::GgmlDType;
-use candle_core::{Device, IndexOp, Tensor};
-use candle_transformers::models::whisper as cw;
+use ext_worker::bench::{self, RUNS};
 use ext_worker::convert::safetensors_to_gguf;
-use ext_worker::random::{voiced, Dims};
-use ext_worker::{mel, AudioCtx, Engine, ModelFiles, Projection, TranscribeOptions};
+use ext_worker::random::Dims;
+use ext_worker::{ModelFiles, Projection};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Instant;
 
-const STEPS: usize = 8;
-/// Mel frames the encoders get for 3 s of audio: ours with `audio_ctx`
-/// auto keeps 1 s of silence after the speech, and Candle gets the same.
-const FRAMES_3S: usize = 400;
-const RUNS: usize = 3;
 const ONE_ENV: &str = "TW_BENCH_ONE";
 
 #[derive(Clone, Copy, PartialEq)]
@@ -93,17 +80,6 @@ fn ensure_model(dims: Dims, weights: &str) -> PathBuf {
     dir
 }
 
-fn median(mut xs: Vec<f64>) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    xs[xs.len() / 2]
-}
-
-fn time<T>(f: impl FnOnce() -> T) -> (T, f64) {
-    let start = Instant::now();
-    let out = f();
-    (out, start.elapsed().as_secs_f64() * 1000.0)
-}
-
 fn peak_rss_mib() -> f64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     status
@@ -114,183 +90,6 @@ fn peak_rss_mib() -> f64 {
         .map_or(f64::NAN, |kb| kb / 1024.0)
 }
 
-struct Figures {
-    load: f64,
-    enc3: f64,
-    enc30: f64,
-    per_token: f64,
-    command: f64,
-    peak: f64,
-}
-
-/// Our engine, step by step (8 decoder steps whatever the argmax is).
-fn run_ours(dir: &Path, projection: Projection) -> Figures {
-    let (engine, load) = time(|| {
-        let files = ModelFiles::from_dir(dir).unwrap();
-        Engine::load_owned(files, projection).unwrap()
-    });
-    let (three, thirty) = (voiced(3.0), voiced(30.0));
-    let model = engine.model();
-    let start_tokens = engine.tokenizer().start_sequence();
-    let decode = |features: &Tensor| -> f64 {
-        let mut state = model.start(features).unwrap();
-        let hidden = model.feed(&mut state, &start_tokens).unwrap();
-        let mut last = hidden.get(start_tokens.len() - 1).unwrap();
-        let (_, ms) = time(|| {
-            for _ in 0..STEPS {
-                let logits = model.logits(&last).unwrap();
-                let next = ext_worker::whisper::argmax(&logits) as u32;
-                last = model.feed(&mut state, &[next]).unwrap().get(0).unwrap();
-            }
-        });
-        ms / STEPS as f64
-    };
-    let encode = |pcm: &[f32], ctx: AudioCtx| {
-        let (mel, frames) = engine.mel(pcm, ctx).unwrap();
-        model.encode(&mel, frames).unwrap()
-    };
-    let mut figures = Figures {
-        load,
-        enc3: median(
-            (0..RUNS)
-                .map(|_| time(|| encode(&three, AudioCtx::Auto)).1)
-                .collect(),
-        ),
-        enc30: median(
-            (0..RUNS)
-                .map(|_| time(|| encode(&thirty, AudioCtx::Full)).1)
-                .collect(),
-        ),
-        per_token: 0.0,
-        command: 0.0,
-        peak: 0.0,
-    };
-    let features = encode(&three, AudioCtx::Auto);
-    figures.per_token = median((0..RUNS).map(|_| decode(&features)).collect());
-    figures.command = median(
-        (0..RUNS)
-            .map(|_| {
-                time(|| {
-                    let features = encode(&three, AudioCtx::Auto);
-                    decode(&features)
-                })
-                .1
-            })
-            .collect(),
-    );
-    // Sanity: the engine's own path runs on this model too.
-    let options = TranscribeOptions {
-        audio_ctx: AudioCtx::Auto,
-        max_tokens: Some(STEPS),
-        ..TranscribeOptions::default()
-    };
-    engine.transcribe(&three, &options).unwrap();
-    figures.peak = peak_rss_mib();
-    figures
-}
-
-/// candle-transformers' whisper as its example drives it: its mel, the
-/// padded 30-s window, and the whole prefix re-fed at every step.
-fn run_candle(dir: &Path, quantized: bool) -> Figures {
-    let config: cw::Config =
-        serde_json::from_slice(&std::fs::read(dir.join("config.json")).unwrap()).unwrap();
-    enum Model {
-        F32(cw::model::Whisper),
-        Q(cw::quantized_model::Whisper),
-    }
-    let (mut model, load) = time(|| {
-        if quantized {
-            let path = dir.join("model-q8_0.gguf");
-            let vb = candle_transformers::quantized_var_builder::VarBuilder::from_gguf(
-                &path,
-                &Device::Cpu,
-            )
-            .unwrap();
-            Model::Q(cw::quantized_model::Whisper::load(&vb, config.clone()).unwrap())
-        } else {
-            let bytes = std::fs::read(dir.join("model.safetensors")).unwrap();
-            let vb = candle_nn::VarBuilder::from_buffered_safetensors(
-                bytes,
-                candle_core::DType::F32,
-                &Device::Cpu,
-            )
-            .unwrap();
-            Model::F32(cw::model::Whisper::load(&vb, config.clone()).unwrap())
-        }
-    });
-    let filters = mel::mel_filters(80);
-    let mel_of = |pcm: &[f32], frames: usize| -> Tensor {
-        let mel = cw::audio::pcm_to_mel(&config, pcm, &filters);
-        let total = mel.len() / 80;
-        let mel = Tensor::from_vec(mel, (1, 80, total), &Device::Cpu).unwrap();
-        mel.narrow(2, 0, frames.min(total)).unwrap()
-    };
-    let encode = |model: &mut Model, mel: &Tensor| match model {
-        Model::F32(m) => m.encoder.forward(mel, true).unwrap(),
-        Model::Q(m) => m.encoder.forward(mel, true).unwrap(),
-    };
-    let start: Vec<u32> = vec![50258, 50259, 50359, 50363];
-    let decode = |model: &mut Model, features: &Tensor| -> f64 {
-        let mut tokens = start.clone();
-        let (_, ms) = time(|| {
-            for step in 0..STEPS {
-                let input = Tensor::new(tokens.as_slice(), &Device::Cpu)
-                    .unwrap()
-                    .unsqueeze(0)
-                    .unwrap();
-                let flush = step == 0;
-                let (hidden, logits_of) = match model {
-                    Model::F32(m) => {
-                        let h = m.decoder.forward(&input, features, flush).unwrap();
-                        let last = h.i((.., h.dim(1).unwrap() - 1..)).unwrap();
-                        (last.clone(), m.decoder.final_linear(&last).unwrap())
-                    }
-                    Model::Q(m) => {
-                        let h = m.decoder.forward(&input, features, flush).unwrap();
-                        let last = h.i((.., h.dim(1).unwrap() - 1..)).unwrap();
-                        (last.clone(), m.decoder.final_linear(&last).unwrap())
-                    }
-                };
-                drop(hidden);
-                let logits: Vec<f32> = logits_of.flatten_all().unwrap().to_vec1().unwrap();
-                tokens.push(ext_worker::whisper::argmax(&logits) as u32);
-            }
-        });
-        ms / STEPS as f64
-    };
-    let (three, thirty) = (voiced(3.0), voiced(30.0));
-    let frames_3s = FRAMES_3S;
-    let mut enc3 = Vec::new();
-    let mut enc30 = Vec::new();
-    for _ in 0..RUNS {
-        let m = mel_of(&three, frames_3s);
-        enc3.push(time(|| encode(&mut model, &m)).1);
-        let m = mel_of(&thirty, 3000);
-        enc30.push(time(|| encode(&mut model, &m)).1);
-    }
-    let features = encode(&mut model, &mel_of(&three, 3000));
-    let per_token = median((0..RUNS).map(|_| decode(&mut model, &features)).collect());
-    let command = median(
-        (0..RUNS)
-            .map(|_| {
-                time(|| {
-                    let features = encode(&mut model, &mel_of(&three, 3000));
-                    decode(&mut model, &features)
-                })
-                .1
-            })
-            .collect(),
-    );
-    Figures {
-        load,
-        enc3: median(enc3),
-        enc30: median(enc30),
-        per_token,
-        command,
-        peak: peak_rss_mib(),
-    }
-}
-
 /// In a child process: one configuration, printed as one line of numbers.
 fn child(spec: &str) {
     let parts: Vec<&str> = spec.split(':').collect();
@@ -299,22 +98,22 @@ fn child(spec: &str) {
         parts[1],
         Impl::parse(parts[2]),
     );
-    let dir = ensure_model(dims, weights);
-    let f = match which {
-        Impl::Ours => run_ours(
-            &dir,
-            if weights == "f32" {
-                Projection::Exact
-            } else {
-                Projection::Quantized
-            },
-        ),
-        Impl::OursFastProjection => run_ours(&dir, Projection::Quantized),
-        Impl::Candle => run_candle(&dir, weights != "f32"),
-    };
+    let files = ModelFiles::from_dir(&ensure_model(dims, weights)).unwrap();
+    let figures = match which {
+        Impl::Ours if weights == "f32" => bench::ours(files, Projection::Exact),
+        Impl::Ours | Impl::OursFastProjection => bench::ours(files, Projection::Quantized),
+        Impl::Candle => bench::candle(&files.config.clone(), files.weights),
+    }
+    .unwrap();
+    let f = figures.to_array();
     println!(
         "{} {} {} {} {} {}",
-        f.load, f.enc3, f.enc30, f.per_token, f.command, f.peak
+        f[0],
+        f[1],
+        f[2],
+        f[3],
+        f[4],
+        peak_rss_mib()
     );
 }
 

@@ -2,6 +2,7 @@
 //! here builds and tests natively; `web` binds it to a dedicated Worker.
 
 pub mod audio;
+pub mod bench;
 pub mod clock;
 pub mod convert;
 pub mod decode;

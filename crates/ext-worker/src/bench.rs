@@ -1,0 +1,211 @@
+//! What `make bench` measures of Whisper, shared by the native bench
+//! (`benches/whisper.rs`) and the one in a Firefox worker
+//! (`tests/worker_bench.rs`), so both time exactly the same work: ours and
+//! candle-transformers' own whisper on the same weights. Figures are
+//! medians of [`RUNS`] runs, in ms of the page's or process's clock.
+
+use crate::clock::now_ms;
+use crate::error::{Error, Result};
+use crate::random::voiced;
+use crate::{mel, AudioCtx, Engine, ModelFiles, Projection, WeightFile};
+use candle_core::{Device, IndexOp, Tensor};
+use candle_transformers::models::whisper as cw;
+
+/// Decoder steps of a command (8 tokens).
+pub const STEPS: usize = 8;
+/// Mel frames the encoders get for 3 s of audio: ours with `audio_ctx`
+/// auto keeps 1 s of silence after the speech, and Candle gets the same.
+pub const FRAMES_3S: usize = 400;
+pub const RUNS: usize = 3;
+
+/// One implementation's figures (ms).
+#[derive(Debug, Clone, Copy)]
+pub struct Figures {
+    /// Model bytes to ready.
+    pub load: f64,
+    /// Encoder on 3 s of audio.
+    pub enc3: f64,
+    /// Encoder on the full 30-s window.
+    pub enc30: f64,
+    /// One decoder step, logits included.
+    pub per_token: f64,
+    /// End of speech to text for a 3-s command of 8 tokens.
+    pub command: f64,
+}
+
+impl Figures {
+    pub fn to_array(self) -> [f64; 5] {
+        [
+            self.load,
+            self.enc3,
+            self.enc30,
+            self.per_token,
+            self.command,
+        ]
+    }
+
+    /// `other / self`, field by field (how many times faster we are).
+    pub fn ratios(self, other: Figures) -> [f64; 5] {
+        let (a, b) = (self.to_array(), other.to_array());
+        [
+            b[0] / a[0],
+            b[1] / a[1],
+            b[2] / a[2],
+            b[3] / a[3],
+            b[4] / a[4],
+        ]
+    }
+}
+
+fn time<T>(f: impl FnOnce() -> T) -> (T, f64) {
+    let start = now_ms();
+    let out = f();
+    (out, now_ms() - start)
+}
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs[xs.len() / 2]
+}
+
+/// The median time of `RUNS` runs of `f`.
+fn timed(mut f: impl FnMut()) -> f64 {
+    median((0..RUNS).map(|_| time(&mut f).1).collect())
+}
+
+/// Our engine, step by step: 8 decoder steps whatever the argmax is.
+pub fn ours(files: ModelFiles, projection: Projection) -> Result<Figures> {
+    let (engine, load) = time(|| Engine::load_owned(files, projection));
+    let engine = engine?;
+    let model = engine.model();
+    let start = engine.tokenizer().start_sequence();
+    let (three, thirty) = (voiced(3.0), voiced(30.0));
+    let encode = |pcm: &[f32], ctx| {
+        let (mel, frames) = engine.mel(pcm, ctx).unwrap();
+        model.encode(&mel, frames).unwrap()
+    };
+    let decode = |features: &Tensor| {
+        let mut state = model.start(features).unwrap();
+        let hidden = model.feed(&mut state, &start).unwrap();
+        let mut last = hidden.get(start.len() - 1).unwrap();
+        time(|| {
+            for _ in 0..STEPS {
+                let logits = model.logits(&last).unwrap();
+                let next = crate::whisper::argmax(&logits) as u32;
+                last = model.feed(&mut state, &[next]).unwrap().get(0).unwrap();
+            }
+        })
+        .1 / STEPS as f64
+    };
+    let features = encode(&three, AudioCtx::Auto);
+    Ok(Figures {
+        load,
+        enc3: timed(|| drop(encode(&three, AudioCtx::Auto))),
+        enc30: timed(|| drop(encode(&thirty, AudioCtx::Full))),
+        per_token: median((0..RUNS).map(|_| decode(&features)).collect()),
+        command: timed(|| {
+            decode(&encode(&three, AudioCtx::Auto));
+        }),
+    })
+}
+
+enum CandleModel {
+    F32(cw::model::Whisper),
+    Q(cw::quantized_model::Whisper),
+}
+
+impl CandleModel {
+    fn encode(&mut self, mel: &Tensor) -> Tensor {
+        match self {
+            Self::F32(m) => m.encoder.forward(mel, true).unwrap(),
+            Self::Q(m) => m.encoder.forward(mel, true).unwrap(),
+        }
+    }
+
+    /// Candle's example decoding: the whole prefix again at every step.
+    fn logits(&mut self, tokens: &Tensor, features: &Tensor, flush: bool) -> Vec<f32> {
+        let logits = match self {
+            Self::F32(m) => {
+                let h = m.decoder.forward(tokens, features, flush).unwrap();
+                let last = h.i((.., h.dim(1).unwrap() - 1..)).unwrap();
+                m.decoder.final_linear(&last).unwrap()
+            }
+            Self::Q(m) => {
+                let h = m.decoder.forward(tokens, features, flush).unwrap();
+                let last = h.i((.., h.dim(1).unwrap() - 1..)).unwrap();
+                m.decoder.final_linear(&last).unwrap()
+            }
+        };
+        logits.flatten_all().unwrap().to_vec1().unwrap()
+    }
+}
+
+/// candle-transformers' whisper on the same weights (safetensors or GGUF),
+/// driven as its example does: the padded 30-s window, and the whole
+/// prefix fed again at every step. It gets our mel: its `pcm_to_mel`
+/// spawns threads, which a wasm worker cannot.
+pub fn candle(config: &[u8], weights: WeightFile) -> Result<Figures> {
+    let config: cw::Config =
+        serde_json::from_slice(config).map_err(|e| Error::model(format!("config.json: {e}")))?;
+    let (mut model, load) = time(|| match weights {
+        WeightFile::Safetensors(bytes) => {
+            let vb = candle_nn::VarBuilder::from_buffered_safetensors(
+                bytes,
+                candle_core::DType::F32,
+                &Device::Cpu,
+            )
+            .unwrap();
+            CandleModel::F32(cw::model::Whisper::load(&vb, config.clone()).unwrap())
+        }
+        WeightFile::Gguf(bytes) => {
+            let vb = candle_transformers::quantized_var_builder::VarBuilder::from_gguf_buffer(
+                &bytes,
+                &Device::Cpu,
+            )
+            .unwrap();
+            CandleModel::Q(cw::quantized_model::Whisper::load(&vb, config.clone()).unwrap())
+        }
+    });
+    // Candle's pcm_to_mel spawns threads, which a wasm worker cannot; its
+    // model gets our mel (a few ms either way).
+    let spectrogram = mel::MelSpectrogram::new(80);
+    let mel_of = |pcm: &[f32], frames: usize| {
+        Tensor::from_vec(
+            spectrogram.compute(pcm, frames),
+            (1, 80, frames),
+            &Device::Cpu,
+        )
+        .unwrap()
+    };
+    let start: Vec<u32> = vec![50258, 50259, 50359, 50363];
+    let decode = |model: &mut CandleModel, features: &Tensor| {
+        let mut tokens = start.clone();
+        time(|| {
+            for step in 0..STEPS {
+                let input = Tensor::new(tokens.as_slice(), &Device::Cpu)
+                    .unwrap()
+                    .unsqueeze(0)
+                    .unwrap();
+                let logits = model.logits(&input, features, step == 0);
+                tokens.push(crate::whisper::argmax(&logits) as u32);
+            }
+        })
+        .1 / STEPS as f64
+    };
+    let (three, thirty) = (voiced(3.0), voiced(30.0));
+    let enc3 = timed(|| drop(model.encode(&mel_of(&three, FRAMES_3S))));
+    let enc30 = timed(|| drop(model.encode(&mel_of(&thirty, 3000))));
+    let features = model.encode(&mel_of(&three, 3000));
+    let per_token = median((0..RUNS).map(|_| decode(&mut model, &features)).collect());
+    let command = timed(|| {
+        let features = model.encode(&mel_of(&three, 3000));
+        decode(&mut model, &features);
+    });
+    Ok(Figures {
+        load,
+        enc3,
+        enc30,
+        per_token,
+        command,
+    })
+}
