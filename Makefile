@@ -16,7 +16,7 @@ WASM_TARGET := wasm32-unknown-unknown
 # `make WASM_PROFILE=dev` for quick debug builds of the wasm.
 WASM_PROFILE ?= wasm-release
 WASM_DIR := target/$(WASM_TARGET)/$(if $(filter dev,$(WASM_PROFILE)),debug,$(WASM_PROFILE))
-WASM_CRATES := ext_core ext_popup
+WASM_CRATES := ext_core ext_popup ext_worker
 WASM_BINDGEN_VERSION = $(shell sed -n '/^name = "wasm-bindgen"$$/{n;s/^version = "\(.*\)"$$/\1/p;}' Cargo.lock)
 GECKODRIVER_VERSION := 0.37.1
 WEB_EXT_VERSION := 10.7.0
@@ -83,7 +83,7 @@ test-wasm: build-tools test-tools
 lint: web-ext
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets --features tab-whisperer/e2e -- -D warnings
-	cargo clippy --target $(WASM_TARGET) $(addprefix -p ,$(subst _,-,$(WASM_CRATES))) -p ext-worker -- -D warnings
+	cargo clippy --target $(WASM_TARGET) $(addprefix -p ,$(subst _,-,$(WASM_CRATES))) -- -D warnings
 	web-ext lint --source-dir $(STAGE)/ext --warnings-as-errors
 
 build-tools: wasm-target wasm-bindgen

@@ -8,6 +8,8 @@
 //! | `/tone.wav` | 1 s of a 440 Hz tone, 16-bit mono PCM |
 //! | `/search?q=Q` | title `Search: Q`, echoes Q |
 //!
+//! | any path given to [`PageServer::with_files`] | that file |
+//!
 //! Anything else is a 404.
 
 use std::sync::Arc;
@@ -20,11 +22,18 @@ pub struct PageServer {
     server: Arc<tiny_http::Server>,
     port: u16,
     thread: Option<JoinHandle<()>>,
+    cut: CutServer,
 }
 
 impl PageServer {
     /// Binds `127.0.0.1` on a free port and serves on a background thread.
     pub fn start() -> Result<PageServer> {
+        Self::with_files(Vec::new())
+    }
+
+    /// Also serves `files` (path, bytes) as they are, and cut short from
+    /// [`PageServer::cut_url`] (a download that breaks off).
+    pub fn with_files(files: Vec<(String, Vec<u8>)>) -> Result<PageServer> {
         let server = tiny_http::Server::http("127.0.0.1:0")
             .map_err(|e| super::Error::Io(format!("page server: cannot bind: {e}")))?;
         let port = server
@@ -34,6 +43,7 @@ impl PageServer {
             .ok_or_else(|| super::Error::Io("page server: not an IP listener".into()))?;
         let server = Arc::new(server);
         let serving = Arc::clone(&server);
+        let cut = CutServer::start(files.clone())?;
         let thread = std::thread::Builder::new()
             .name("page-server".into())
             .spawn(move || {
@@ -47,6 +57,16 @@ impl PageServer {
                         never_answered.push(request);
                         continue;
                     }
+                    let url = request.url().to_string();
+                    if let Some((_, bytes)) = files.iter().find(|(p, _)| *p == url) {
+                        // With its length announced, as model hosts do
+                        // (tiny_http would send large bodies chunked).
+                        let response = tiny_http::Response::from_data(bytes.clone())
+                            .with_chunked_threshold(usize::MAX);
+                        let _ = request.respond(with_type(response, "application/octet-stream"));
+                        continue;
+                    }
+
                     let response = respond(request.url(), &wav);
                     let _ = request.respond(response);
                 }
@@ -55,6 +75,7 @@ impl PageServer {
             server,
             port,
             thread: Some(thread),
+            cut,
         })
     }
 
@@ -66,6 +87,12 @@ impl PageServer {
     pub fn url(&self, path: &str) -> String {
         let slash = if path.starts_with('/') { "" } else { "/" };
         format!("http://127.0.0.1:{}{slash}{path}", self.port)
+    }
+
+    /// `path` of the files given to [`PageServer::with_files`], from a
+    /// server that sends half of it and hangs up.
+    pub fn cut_url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}{path}", self.cut.port)
     }
 
     /// A page whose title and text are `title` (a distinct URL per title).
@@ -107,6 +134,75 @@ impl PageServer {
 impl Drop for PageServer {
     fn drop(&mut self) {
         self.server.unblock();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// A second listener whose every answer breaks off: it announces a file
+/// whole, sends half, and closes the connection (tiny_http keeps
+/// connections open, so this is plain TCP).
+struct CutServer {
+    port: u16,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl CutServer {
+    fn start(files: Vec<(String, Vec<u8>)>) -> Result<CutServer> {
+        use std::io::{BufRead, BufReader, Write};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
+        let port = listener.local_addr()?.port();
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stopping = Arc::clone(&stop);
+        let thread = std::thread::Builder::new()
+            .name("cut-server".into())
+            .spawn(move || {
+                for stream in listener.incoming() {
+                    if stopping.load(std::sync::atomic::Ordering::SeqCst) {
+                        break;
+                    }
+                    let Ok(mut stream) = stream else { continue };
+                    let mut line = String::new();
+                    let mut reader = BufReader::new(stream.try_clone().expect("a socket clones"));
+                    let _ = reader.read_line(&mut line);
+                    let path = line.split_whitespace().nth(1).unwrap_or_default().to_string();
+                    // The rest of the request head.
+                    loop {
+                        let mut header = String::new();
+                        if reader.read_line(&mut header).unwrap_or(0) <= 2 {
+                            break;
+                        }
+                    }
+                    let bytes = files
+                        .iter()
+                        .find(|(p, _)| *p == path)
+                        .map(|(_, b)| b.clone())
+                        .unwrap_or_default();
+                    let head = format!(
+                        "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                        bytes.len()
+                    );
+                    let _ = stream.write_all(head.as_bytes());
+                    let _ = stream.write_all(&bytes[..bytes.len() / 2]);
+                    let _ = stream.flush();
+                    let _ = stream.shutdown(std::net::Shutdown::Both);
+                }
+            })?;
+        Ok(CutServer {
+            port,
+            stop,
+            thread: Some(thread),
+        })
+    }
+}
+
+impl Drop for CutServer {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        // Wake the accept loop so it sees the flag.
+        let _ = std::net::TcpStream::connect(("127.0.0.1", self.port));
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }

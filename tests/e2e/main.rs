@@ -15,3 +15,4 @@ mod settings;
 mod smoke;
 mod tabs;
 mod util;
+mod voice;

@@ -13,7 +13,7 @@ pub mod settings;
 pub mod storage;
 pub mod tools;
 pub mod undo;
-pub mod voice;
+pub mod vocabulary;
 
 #[cfg(target_arch = "wasm32")]
 mod web;

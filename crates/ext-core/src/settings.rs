@@ -3,7 +3,6 @@
 //! command, the next log write), no restart.
 
 use crate::error::{ToolError, ToolResult};
-use crate::voice::VoiceSettings;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -21,13 +20,36 @@ pub struct Settings {
     pub end_silence_passive_ms: u32,
     /// …and while taking a command.
     pub end_silence_active_ms: u32,
-    /// Speech model: none, tiny, tiny.en, base or base.en.
+    /// Speech model: none, one of tiny, tiny.en, base and base.en, or the
+    /// name of a model imported or downloaded from elsewhere.
     pub speech_model: String,
     /// Quantized (q8_0) weights: a quarter of the memory, as fast or faster.
     pub speech_quantized: bool,
     /// Language spoken, for multilingual models ("en", "de", …).
     pub language: String,
     pub llm: LlmSettings,
+}
+
+/// The wake word, as the speech worker's voice session takes it (the
+/// worker reads this same JSON: see `ext_worker::session`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct VoiceSettings {
+    /// Without it every utterance is a command.
+    pub wake_word_enabled: bool,
+    pub wake_phrase: String,
+    /// How long "hey fox" alone keeps listening for the command.
+    pub active_timeout_ms: f64,
+}
+
+impl Default for VoiceSettings {
+    fn default() -> Self {
+        Self {
+            wake_word_enabled: true,
+            wake_phrase: "hey fox".into(),
+            active_timeout_ms: 20_000.0,
+        }
+    }
 }
 
 /// An optional language model for open-ended requests.
@@ -73,7 +95,6 @@ impl Default for LlmSettings {
     }
 }
 
-const SPEECH_MODELS: &[&str] = &["none", "tiny", "tiny.en", "base", "base.en"];
 const PROVIDERS: &[&str] = &["off", "openai", "ollama"];
 
 impl Settings {
@@ -145,7 +166,18 @@ impl Settings {
                 )))
             }
         };
-        one_of("speechModel", &self.speech_model, SPEECH_MODELS)?;
+        let model = &self.speech_model;
+        let model_name = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_');
+        if model.is_empty()
+            || model.len() > 64
+            || model.starts_with('.')
+            || !model.chars().all(model_name)
+        {
+            return Err(ToolError::invalid(format!(
+                "'speechModel' must be none or a model name (letters, digits, '.', '-', '_'), not '{}'.",
+                crate::tools::clip(model, 40)
+            )));
+        }
         one_of("llm.provider", &self.llm.provider, PROVIDERS)?;
         let phrase = self.voice.wake_phrase.trim();
         if phrase.is_empty() || phrase.chars().count() > 40 {
@@ -207,7 +239,10 @@ mod tests {
         for (patch, says) in [
             (json!({"confirmThreshold": 0}), "between 1 and 100"),
             (json!({"confirmThreshold": "ten"}), "Invalid settings"),
-            (json!({"speechModel": "large"}), "one of none, tiny"),
+            (
+                json!({"speechModel": "../large"}),
+                "must be none or a model name",
+            ),
             (json!({"voice": {"wakePhrase": "  "}}), "1 to 40"),
             (json!({"llm": {"provider": "openai"}}), "baseUrl"),
             (json!({"language": "English"}), "language code"),

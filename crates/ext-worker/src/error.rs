@@ -11,6 +11,11 @@ pub enum ErrorCode {
     ModelInvalid,
     /// No model has been loaded yet.
     NoModel,
+    /// A model download failed, was cut short, or is not at that address.
+    DownloadFailed,
+    /// The browser refused to keep or read a model (storage full, private
+    /// browsing…).
+    StorageFailed,
     /// The tokenizer does not load or does not match the model.
     TokenizerInvalid,
     /// The audio cannot be read or is unusable (not a WAV, NaN samples…).

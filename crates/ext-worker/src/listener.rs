@@ -11,6 +11,11 @@ pub struct Listener {
     resampler: Option<(u32, Resampler)>,
     vad: Vad,
     scratch: Vec<f32>,
+    /// The detector's settings while waiting for the wake word, and while
+    /// taking a command.
+    passive: VadConfig,
+    active: VadConfig,
+    expects_command: bool,
 }
 
 impl Default for Listener {
@@ -25,17 +30,25 @@ impl Listener {
             resampler: None,
             vad: Vad::new(VadConfig::PASSIVE),
             scratch: Vec::new(),
+            passive: VadConfig::PASSIVE,
+            active: VadConfig::ACTIVE,
+            expects_command: false,
         }
+    }
+
+    /// The silences that end an utterance (the options page's settings).
+    pub fn set_end_silences(&mut self, passive_ms: usize, active_ms: usize) {
+        self.passive.end_silence_ms = passive_ms;
+        self.active.end_silence_ms = active_ms;
+        self.set_expects_command(self.expects_command);
     }
 
     /// Taking a command waits out longer pauses than waiting for the wake
     /// word does.
     pub fn set_expects_command(&mut self, command: bool) {
-        self.vad.set_config(if command {
-            VadConfig::ACTIVE
-        } else {
-            VadConfig::PASSIVE
-        });
+        self.expects_command = command;
+        self.vad
+            .set_config(if command { self.active } else { self.passive });
     }
 
     /// Feeds one block of mono samples at `rate` Hz.

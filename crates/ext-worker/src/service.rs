@@ -63,11 +63,24 @@ impl Service {
         self.engine.is_some()
     }
 
+    /// The silences that end an utterance, waiting for the wake word and
+    /// taking a command.
+    pub fn set_end_silences(&mut self, passive_ms: usize, active_ms: usize) {
+        self.listener.set_end_silences(passive_ms, active_ms);
+    }
+
     pub fn handle(&mut self, request: Request) -> Value {
         match self.run(request) {
             Ok(answer) => answer,
             Err(e) => json!({ "ok": false, "error": e }),
         }
+    }
+
+    /// What the detector makes of a block of microphone audio; each event
+    /// then goes through [`Service::event`] (which transcribes utterances),
+    /// so that a caller can say "processing" before the wait.
+    pub fn hear(&mut self, samples: &[f32], rate: u32) -> Result<Vec<VadEvent>, Error> {
+        self.listener.push(samples, rate)
     }
 
     fn engine(&self) -> Result<&Engine, Error> {
@@ -122,7 +135,7 @@ impl Service {
                 Ok(json!({ "ok": true }))
             }
             Request::Audio { samples, rate } => {
-                let heard = self.listener.push(&samples, rate)?;
+                let heard = self.hear(&samples, rate)?;
                 let events: Vec<Value> = heard.into_iter().filter_map(|e| self.event(e)).collect();
                 Ok(json!({ "ok": true, "events": events }))
             }
@@ -149,7 +162,7 @@ impl Service {
     /// What the background hears of a detector event: `listening` when
     /// speech starts, `utterance` with its transcript when it ends (or an
     /// `error` if it cannot be transcribed); dropped sounds say nothing.
-    fn event(&self, event: VadEvent) -> Option<Value> {
+    pub fn event(&self, event: VadEvent) -> Option<Value> {
         match event {
             VadEvent::SpeechStarted => Some(json!({ "type": "listening" })),
             VadEvent::Dropped => None,

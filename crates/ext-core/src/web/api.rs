@@ -13,6 +13,18 @@ extern "C" {
     #[wasm_bindgen(js_namespace = ["browser", "runtime", "onMessage"], js_name = addListener)]
     pub fn add_message_listener(f: &Function);
 
+    #[wasm_bindgen(js_namespace = ["browser", "runtime", "onConnect"], js_name = addListener)]
+    pub fn add_connect_listener(f: &Function);
+    #[wasm_bindgen(js_namespace = ["browser", "runtime"], js_name = getURL)]
+    pub fn runtime_url(path: &str) -> String;
+
+    #[wasm_bindgen(catch, js_namespace = ["browser", "browserAction"], js_name = setBadgeText)]
+    pub fn set_badge_text(details: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "browserAction"], js_name = setBadgeBackgroundColor)]
+    pub fn set_badge_background(details: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "browserAction"], js_name = setBadgeTextColor)]
+    pub fn set_badge_text_color(details: &JsValue) -> Result<Promise, JsValue>;
+
     #[wasm_bindgen(js_namespace = ["browser", "commands", "onCommand"], js_name = addListener)]
     pub fn add_command_listener(f: &Function);
     #[wasm_bindgen(catch, js_namespace = ["browser", "notifications"], js_name = create)]

@@ -3,10 +3,14 @@
 //! the command at once; "hey fox" alone makes the session active for the
 //! next utterance, and 20 s of nothing sends it back to passive. The mic
 //! button and Alt+Shift+L skip the wake word. Pure logic: times are passed
-//! in (ms), text comes from the speech worker.
+//! in (ms of audio heard), text comes from Whisper. It lives in the worker,
+//! next to the detector, so that the pause that ends the next utterance is
+//! already the right one when "hey fox" has just been heard.
 
 use serde::{Deserialize, Serialize};
 
+/// The `voice` object of the extension's settings (unknown fields are left
+/// to the background page, which validates them).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct VoiceSettings {

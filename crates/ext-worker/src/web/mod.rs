@@ -1,7 +1,13 @@
-//! The wasm face of the speech worker: `WhisperWorker`, a class the
-//! worker script (or a test) calls with plain bytes and samples, answering
-//! the same JSON as the `transcribe` binary. Conversions only; the logic
-//! is in [`crate::service`].
+//! The wasm face of the speech worker: [`serve`], the message loop the
+//! extension's `worker.js` starts, and `WhisperWorker`, a class a test (or
+//! a page) calls with plain bytes and samples, answering the same JSON as
+//! the `transcribe` binary. Conversions only; the logic is in
+//! [`crate::pipeline`] and [`crate::service`].
+
+mod serve;
+mod store;
+
+pub use serve::serve;
 
 use crate::engine::{ModelFiles, TranscribeOptions, WeightFile};
 use crate::error::Error;

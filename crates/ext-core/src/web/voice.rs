@@ -1,0 +1,745 @@
+//! Voice in the background page: the speech worker, the microphone (or a
+//! sound file, for tests and demos) through an AudioWorklet into it, the
+//! badge, and the commands the worker hears, run like typed ones.
+//!
+//! The worker owns the audio front end, Whisper and the wake-word session;
+//! this side starts and feeds it, keeps the settings it needs in step, and
+//! tells the popup (over `runtime.connect` ports) or a notification what
+//! happened.
+
+use super::api::{self, to_js, to_json};
+use super::firefox::FirefoxBrowser;
+use super::storage::LocalStorage;
+use crate::api::Background;
+use crate::vocabulary;
+use futures::channel::oneshot;
+use js_sys::{Array, Reflect};
+use serde_json::{json, Value};
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::{spawn_local, JsFuture};
+use web_sys::{
+    AudioBuffer, AudioBufferSourceNode, AudioContext, AudioContextOptions, AudioWorkletNode,
+    MediaStream, MediaStreamConstraints, MessageChannel, MessageEvent, Response, Worker,
+    WorkerOptions, WorkerType,
+};
+
+pub type Bg = Rc<Background<FirefoxBrowser, LocalStorage>>;
+
+/// Events kept for `voice_status` (the popup's transcript when it opens).
+const RECENT: usize = 30;
+
+/// What the toolbar badge says.
+#[derive(Clone, Copy, PartialEq)]
+enum Badge {
+    Idle,
+    Listening,
+    Processing,
+    Error,
+}
+
+/// The audio graph while listening.
+struct Capture {
+    context: AudioContext,
+    stream: Option<MediaStream>,
+    // Kept so the graph is not collected while it runs.
+    _node: AudioWorkletNode,
+    _source: JsValue,
+}
+
+pub struct Voice {
+    background: Bg,
+    worker: RefCell<Option<Worker>>,
+    /// The model the worker has loaded.
+    loaded: RefCell<Option<String>>,
+    capture: RefCell<Option<Capture>>,
+    /// Replies awaited from the worker, by request name.
+    waiters: RefCell<Vec<(String, oneshot::Sender<Value>)>>,
+    recent: RefCell<VecDeque<Value>>,
+    level: Cell<Option<f64>>,
+    mode: RefCell<String>,
+    badge: Cell<Option<Badge>>,
+    /// Open popups and options pages.
+    ports: RefCell<Vec<JsValue>>,
+}
+
+fn error(code: &str, message: impl Into<String>) -> Value {
+    json!({ "ok": false, "error": { "code": code, "message": message.into() } })
+}
+
+fn js_message(e: &JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| {
+            e.dyn_ref::<web_sys::DomException>()
+                .map(|e| format!("{}: {}", e.name(), e.message()))
+        })
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| format!("{e:?}"))
+}
+
+fn get(v: &JsValue, key: &str) -> JsValue {
+    Reflect::get(v, &key.into()).unwrap_or(JsValue::UNDEFINED)
+}
+
+impl Voice {
+    pub fn new(background: Bg) -> Rc<Self> {
+        Rc::new(Self {
+            background,
+            worker: RefCell::default(),
+            loaded: RefCell::default(),
+            capture: RefCell::default(),
+            waiters: RefCell::default(),
+            recent: RefCell::default(),
+            level: Cell::default(),
+            mode: RefCell::new("passive".into()),
+            badge: Cell::default(),
+            ports: RefCell::default(),
+        })
+    }
+
+    /// The messages this module answers (before the rest of the API sees
+    /// them: model files arrive as bytes, which JSON would mangle).
+    pub fn handles(kind: &str) -> bool {
+        kind.starts_with("voice_") || kind.starts_with("model_")
+    }
+
+    pub async fn handle(self: &Rc<Self>, kind: &str, message: JsValue) -> Value {
+        let msg = to_json(&message).unwrap_or(Value::Null);
+        match kind {
+            "voice_start" => self.start(&msg).await,
+            "voice_stop" => self.stop(),
+            "voice_trigger" => self.trigger(&msg).await,
+            "voice_toggle" => {
+                if self.capture.borrow().is_some() {
+                    self.stop()
+                } else {
+                    self.trigger(&msg).await
+                }
+            }
+            "voice_status" => self.status(),
+            "model_install" => self.install(&msg).await,
+            "model_import" => self.import(message).await,
+            "model_remove" => self.remove(&msg).await,
+            "model_list" => self.list().await,
+            other => error(
+                "UNKNOWN_COMMAND",
+                format!(
+                    "Unknown message type '{}'. Voice types: voice_start, voice_stop, voice_trigger, \
+                     voice_toggle, voice_status, model_install, model_import, model_remove, model_list.",
+                    crate::tools::clip(other, 40)
+                ),
+            ),
+        }
+    }
+
+    fn status(&self) -> Value {
+        json!({
+            "ok": true,
+            "listening": self.capture.borrow().is_some(),
+            "mode": *self.mode.borrow(),
+            "model": *self.loaded.borrow(),
+            "level_db": self.level.get(),
+            "events": self.recent.borrow().iter().cloned().collect::<Vec<_>>(),
+        })
+    }
+
+    async fn settings(&self) -> Value {
+        let mut answer = self.background.handle(json!({ "type": "settings" })).await;
+        answer["settings"].take()
+    }
+
+    /// Settings changed: the worker follows at once.
+    pub fn settings_changed(self: &Rc<Self>, settings: &Value) {
+        self.configure(settings);
+        let model = settings["speechModel"]
+            .as_str()
+            .unwrap_or("none")
+            .to_string();
+        let loaded = self.loaded.borrow().clone();
+        if self.capture.borrow().is_some() && loaded.as_deref() != Some(&model) {
+            let me = self.clone();
+            spawn_local(async move {
+                if let Err(e) = me.ensure_model(&me.settings().await).await {
+                    me.remember(json!({ "type": "error", "error": e["error"] }));
+                    me.set_badge(Badge::Error);
+                }
+            });
+        }
+    }
+
+    fn configure(&self, settings: &Value) {
+        if let Some(worker) = self.worker.borrow().as_ref() {
+            let mut message = settings.clone();
+            message["type"] = "configure".into();
+            let _ = worker.post_message(&to_js(&message));
+        }
+    }
+
+    fn post(&self, message: &Value) {
+        if let Some(worker) = self.worker.borrow().as_ref() {
+            let _ = worker.post_message(&to_js(message));
+        }
+    }
+
+    /// A reply from the worker to `request` (`started` for its start).
+    fn reply(&self, request: &str) -> oneshot::Receiver<Value> {
+        let (tx, rx) = oneshot::channel();
+        self.waiters.borrow_mut().push((request.to_string(), tx));
+        rx
+    }
+
+    async fn ask(&self, request: &str, message: JsValue) -> Value {
+        let reply = self.reply(request);
+        match self.worker.borrow().as_ref() {
+            Some(worker) => {
+                if let Err(e) = worker.post_message(&message) {
+                    return error("EXECUTION_FAILED", js_message(&e));
+                }
+            }
+            None => return error("EXECUTION_FAILED", "the speech worker is not running"),
+        }
+        reply
+            .await
+            .unwrap_or_else(|_| error("EXECUTION_FAILED", "the speech worker stopped"))
+    }
+
+    /// The speech worker, started (and configured) on first use.
+    async fn worker(self: &Rc<Self>) -> Result<(), Value> {
+        if self.worker.borrow().is_some() {
+            return Ok(());
+        }
+        let options = WorkerOptions::new();
+        options.set_type(WorkerType::Module);
+        let worker =
+            Worker::new_with_options(&api::runtime_url("worker.js"), &options).map_err(|e| {
+                error(
+                    "EXECUTION_FAILED",
+                    format!("The speech worker did not start: {}", js_message(&e)),
+                )
+            })?;
+        let me = self.clone();
+        let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |e: MessageEvent| {
+            let message = to_json(&e.data()).unwrap_or(Value::Null);
+            me.on_worker(message);
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        on_message.forget();
+        let me = self.clone();
+        let on_error = Closure::<dyn Fn(web_sys::ErrorEvent)>::new(
+            move |e: web_sys::ErrorEvent| {
+                // A worker that cannot even start (its script failed): fail
+                // every request waiting on it, and start afresh next time.
+                let message = format!("The speech worker failed: {}", e.message());
+                me.worker.borrow_mut().take();
+                me.loaded.borrow_mut().take();
+                for (_, tx) in me.waiters.borrow_mut().drain(..) {
+                    let _ = tx.send(error("EXECUTION_FAILED", message.clone()));
+                }
+                me.remember(json!({ "type": "error", "error": { "code": "EXECUTION_FAILED", "message": message } }));
+                me.set_badge(Badge::Error);
+            },
+        );
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        on_error.forget();
+        let started = self.reply("started");
+        *self.worker.borrow_mut() = Some(worker);
+        let answer = started
+            .await
+            .unwrap_or_else(|_| error("EXECUTION_FAILED", "the speech worker stopped"));
+        if answer["ok"] == false {
+            return Err(answer);
+        }
+        self.configure(&self.settings().await);
+        Ok(())
+    }
+
+    fn on_worker(self: &Rc<Self>, message: Value) {
+        let kind = message["type"].as_str().unwrap_or_default().to_string();
+        let request = match (kind.as_str(), message["state"].as_str()) {
+            ("status", Some("started")) => Some("started".to_string()),
+            _ => message["request"].as_str().map(String::from),
+        };
+        if let Some(request) = request {
+            let mut waiters = self.waiters.borrow_mut();
+            let (done, rest): (Vec<_>, Vec<_>) =
+                waiters.drain(..).partition(|(r, _)| *r == request);
+            *waiters = rest;
+            drop(waiters);
+            for (_, tx) in done {
+                let _ = tx.send(message.clone());
+            }
+        }
+        match kind.as_str() {
+            "level" => {
+                self.level.set(message["db"].as_f64());
+                self.broadcast(&message);
+            }
+            "progress" => {
+                // Kept once per file: its latest count.
+                self.recent.borrow_mut().retain(|e| {
+                    !(e["type"] == "progress"
+                        && e["model"] == message["model"]
+                        && e["file"] == message["file"])
+                });
+                self.remember(message);
+            }
+            "status" => {
+                match message["state"].as_str() {
+                    Some("processing") => self.set_badge(Badge::Processing),
+                    Some(mode @ ("passive" | "active")) => {
+                        *self.mode.borrow_mut() = mode.into();
+                        self.listening_badge();
+                    }
+                    _ => {}
+                }
+                self.remember(message);
+            }
+            "listening" => {
+                self.listening_badge();
+                self.broadcast(&message);
+                // The tabs may have changed since the last utterance.
+                let me = self.clone();
+                spawn_local(async move { me.send_vocabulary().await });
+            }
+            "wake" => {
+                *self.mode.borrow_mut() = "active".into();
+                self.listening_badge();
+                self.remember(message);
+            }
+            "command" => {
+                *self.mode.borrow_mut() = "passive".into();
+                let me = self.clone();
+                spawn_local(async move { me.run(message).await });
+            }
+            "error" => {
+                self.set_badge(Badge::Error);
+                self.remember(message);
+            }
+            _ => self.remember(message),
+        }
+    }
+
+    /// Runs what the worker heard like a typed command.
+    async fn run(self: &Rc<Self>, mut message: Value) {
+        let text = message["text"].as_str().unwrap_or_default().to_string();
+        let answer = self
+            .background
+            .handle(json!({ "type": "command", "text": text }))
+            .await;
+        self.listening_badge();
+        let reply = answer["reply"]
+            .as_str()
+            .or(answer["error"]["message"].as_str())
+            .unwrap_or_default()
+            .to_string();
+        message["answer"] = answer;
+        if self.ports.borrow().is_empty() {
+            super::notify(format!("“{text}”: {reply}")).await;
+        }
+        self.remember(message);
+    }
+
+    fn remember(&self, event: Value) {
+        let mut recent = self.recent.borrow_mut();
+        if recent.len() == RECENT {
+            recent.pop_front();
+        }
+        recent.push_back(event.clone());
+        drop(recent);
+        self.broadcast(&event);
+    }
+
+    /// A popup or options page connected: it hears every voice event.
+    pub fn connect(self: &Rc<Self>, port: JsValue) {
+        self.ports.borrow_mut().push(port.clone());
+        let me = self.clone();
+        let target = port.clone();
+        let on_disconnect = Closure::<dyn Fn()>::new(move || {
+            me.ports
+                .borrow_mut()
+                .retain(|p| !js_sys::Object::is(p, &target));
+        });
+        let event = get(&port, "onDisconnect");
+        if let Ok(add) = get(&event, "addListener").dyn_into::<js_sys::Function>() {
+            let _ = add.call1(&event, on_disconnect.as_ref());
+        }
+        on_disconnect.forget();
+        let _ = self.post_to(&port, &json!({ "type": "voice", "status": self.status() }));
+    }
+
+    fn post_to(&self, port: &JsValue, message: &Value) -> Result<(), JsValue> {
+        let post: js_sys::Function = get(port, "postMessage").dyn_into()?;
+        post.call1(port, &to_js(message)).map(|_| ())
+    }
+
+    fn broadcast(&self, event: &Value) {
+        let message = json!({ "type": "voice", "event": event });
+        for port in self.ports.borrow().iter() {
+            let _ = self.post_to(port, &message);
+        }
+    }
+
+    fn listening_badge(&self) {
+        let listening = self.capture.borrow().is_some();
+        self.set_badge(if listening {
+            Badge::Listening
+        } else {
+            Badge::Idle
+        });
+    }
+
+    fn set_badge(&self, badge: Badge) {
+        if self.badge.replace(Some(badge)) == Some(badge) {
+            return;
+        }
+        let (text, background, color) = match badge {
+            Badge::Idle => ("", "#00000000", "#ffffff"),
+            Badge::Listening => ("MIC", "#058b00", "#ffffff"),
+            Badge::Processing => ("...", "#ffe900", "#000000"),
+            Badge::Error => ("ERR", "#d70022", "#ffffff"),
+        };
+        spawn_local(async move {
+            let _ = api::run(api::set_badge_text(&to_js(&json!({ "text": text })))).await;
+            let _ = api::run(api::set_badge_background(&to_js(
+                &json!({ "color": background }),
+            )))
+            .await;
+            let _ = api::run(api::set_badge_text_color(&to_js(
+                &json!({ "color": color }),
+            )))
+            .await;
+        });
+    }
+
+    /// The open tabs' names, for Whisper's prompt (read straight from the
+    /// browser: a tool call would land in the action log).
+    async fn send_vocabulary(&self) {
+        use crate::browser::Browser;
+        let tabs = self.background.browser().tabs().await.unwrap_or_default();
+        let prompt = vocabulary::prompt(tabs.iter().map(|t| (t.title.as_str(), t.url.as_str())));
+        self.post(&json!({ "type": "vocabulary", "prompt": prompt }));
+    }
+
+    /// Loads the model the settings name, unless it is loaded already.
+    async fn ensure_model(self: &Rc<Self>, settings: &Value) -> Result<(), Value> {
+        let model = settings["speechModel"]
+            .as_str()
+            .unwrap_or("none")
+            .to_string();
+        if model == "none" {
+            return Err(error("NO_MODEL", api::i18n_message("voiceNoModel")));
+        }
+        if self.loaded.borrow().as_deref() == Some(&model) {
+            return Ok(());
+        }
+        self.worker().await?;
+        let quantize = settings["speechQuantized"].as_bool().unwrap_or(true);
+        let answer = self.load(&model, None, quantize).await;
+        if answer["ok"] == true {
+            Ok(())
+        } else {
+            Err(answer)
+        }
+    }
+
+    async fn load(self: &Rc<Self>, model: &str, url: Option<&str>, quantize: bool) -> Value {
+        let request = json!({ "type": "load", "model": model, "url": url, "quantize": quantize });
+        let answer = self.ask("load", to_js(&request)).await;
+        self.loaded_answer(answer)
+    }
+
+    /// The worker's answer to a load, as the message API's answer.
+    fn loaded_answer(&self, answer: Value) -> Value {
+        match answer["type"].as_str() {
+            Some("status") if answer["state"] == "ready" => {
+                let model = answer["model_id"].as_str().map(String::from);
+                *self.loaded.borrow_mut() = model.clone();
+                self.remember(answer.clone());
+                json!({
+                    "ok": true,
+                    "model": model,
+                    "source": answer["source"],
+                    "load_ms": answer["load_ms"],
+                    "shape": answer["model"],
+                })
+            }
+            _ if answer["ok"] == false => answer,
+            _ => json!({ "ok": false, "error": answer["error"] }),
+        }
+    }
+
+    /// Starts listening: the microphone, or `audio_url` (a sound file
+    /// played through the same graph); `sample_rate` picks the
+    /// AudioContext's rate (the device's by default).
+    async fn start(self: &Rc<Self>, msg: &Value) -> Value {
+        if self.capture.borrow().is_some() {
+            return self.status();
+        }
+        let settings = self.settings().await;
+        if let Err(e) = self.ensure_model(&settings).await {
+            self.set_badge(Badge::Error);
+            return e;
+        }
+        self.send_vocabulary().await;
+        let echo = msg["echo_audio"].as_bool().unwrap_or(false);
+        self.post(&json!({ "type": "echo", "audio": echo }));
+        match self.open_audio(msg).await {
+            Ok(capture) => {
+                *self.capture.borrow_mut() = Some(capture);
+                self.set_badge(Badge::Listening);
+                self.remember(json!({ "type": "status", "state": "listening" }));
+                self.status()
+            }
+            Err(e) => {
+                self.set_badge(Badge::Error);
+                e
+            }
+        }
+    }
+
+    async fn open_audio(&self, msg: &Value) -> Result<Capture, Value> {
+        let failed = |e: JsValue| {
+            error(
+                "EXECUTION_FAILED",
+                format!("Audio did not start: {}", js_message(&e)),
+            )
+        };
+        let options = AudioContextOptions::new();
+        if let Some(rate) = msg["sample_rate"].as_f64() {
+            options.set_sample_rate(rate as f32);
+        }
+        let context = AudioContext::new_with_context_options(&options).map_err(failed)?;
+        let worklet = context.audio_worklet().map_err(failed)?;
+        JsFuture::from(
+            worklet
+                .add_module(&api::runtime_url("worklet.js"))
+                .map_err(failed)?,
+        )
+        .await
+        .map_err(failed)?;
+        let node = AudioWorkletNode::new(&context, "tw-capture").map_err(failed)?;
+        // The worklet posts straight to the worker: no hop through here.
+        let channel = MessageChannel::new().map_err(failed)?;
+        node.port()
+            .map_err(failed)?
+            .post_message_with_transferable(&channel.port1(), &Array::of1(&channel.port1()))
+            .map_err(failed)?;
+        let port_message = js_sys::Object::new();
+        let _ = Reflect::set(&port_message, &"type".into(), &"port".into());
+        let _ = Reflect::set(&port_message, &"port".into(), &channel.port2());
+        if let Some(worker) = self.worker.borrow().as_ref() {
+            worker
+                .post_message_with_transfer(&port_message, &Array::of1(&channel.port2()))
+                .map_err(failed)?;
+        }
+        let (source, stream): (JsValue, Option<MediaStream>) = match msg["audio_url"].as_str() {
+            Some(url) => {
+                let source = self.play_file(&context, url).await?;
+                source.connect_with_audio_node(&node).map_err(failed)?;
+                source.start().map_err(failed)?;
+                (source.into(), None)
+            }
+            None => {
+                let stream = self.microphone().await?;
+                let source = context
+                    .create_media_stream_source(&stream)
+                    .map_err(failed)?;
+                source.connect_with_audio_node(&node).map_err(failed)?;
+                (source.into(), Some(stream))
+            }
+        };
+        // Connected to the output (it writes silence) so that the graph is
+        // pulled and the worklet runs.
+        node.connect_with_audio_node(&context.destination())
+            .map_err(failed)?;
+        if let Ok(p) = context.resume() {
+            let _ = JsFuture::from(p).await;
+        }
+        Ok(Capture {
+            context,
+            stream,
+            _node: node,
+            _source: source,
+        })
+    }
+
+    async fn play_file(
+        &self,
+        context: &AudioContext,
+        url: &str,
+    ) -> Result<AudioBufferSourceNode, Value> {
+        let failed = |e: JsValue| error("INVALID_ARGS", format!("{url}: {}", js_message(&e)));
+        let window = web_sys::window().ok_or_else(|| error("EXECUTION_FAILED", "no window"))?;
+        let response: Response = JsFuture::from(window.fetch_with_str(url))
+            .await
+            .map_err(failed)?
+            .unchecked_into();
+        let bytes = JsFuture::from(response.array_buffer().map_err(failed)?)
+            .await
+            .map_err(failed)?;
+        let buffer: AudioBuffer = JsFuture::from(
+            context
+                .decode_audio_data(&bytes.unchecked_into())
+                .map_err(failed)?,
+        )
+        .await
+        .map_err(failed)?
+        .unchecked_into();
+        let source = context.create_buffer_source().map_err(failed)?;
+        source.set_buffer(Some(&buffer));
+        Ok(source)
+    }
+
+    /// The microphone; if Firefox has not allowed it to the extension yet,
+    /// opens the page that asks once, and says so.
+    async fn microphone(&self) -> Result<MediaStream, Value> {
+        let window = web_sys::window().ok_or_else(|| error("EXECUTION_FAILED", "no window"))?;
+        let devices = window
+            .navigator()
+            .media_devices()
+            .map_err(|e| error("MIC_UNAVAILABLE", js_message(&e)))?;
+        let constraints = MediaStreamConstraints::new();
+        constraints.set_audio(&JsValue::TRUE);
+        let promise = devices
+            .get_user_media_with_constraints(&constraints)
+            .map_err(|e| error("MIC_UNAVAILABLE", js_message(&e)))?;
+        match JsFuture::from(promise).await {
+            Ok(stream) => Ok(stream.unchecked_into()),
+            Err(e) => {
+                let name = e
+                    .dyn_ref::<web_sys::DomException>()
+                    .map(|d| d.name())
+                    .unwrap_or_default();
+                if name == "NotAllowedError" || name == "SecurityError" {
+                    let page = json!({ "url": api::runtime_url("permission.html") });
+                    let _ = api::run(api::tabs_create(&to_js(&page))).await;
+                    Err(error("MIC_DENIED", api::i18n_message("voiceMicDenied")))
+                } else {
+                    Err(error(
+                        "MIC_UNAVAILABLE",
+                        format!(
+                            "{} ({})",
+                            api::i18n_message("voiceMicUnavailable"),
+                            js_message(&e)
+                        ),
+                    ))
+                }
+            }
+        }
+    }
+
+    fn stop(self: &Rc<Self>) -> Value {
+        if let Some(capture) = self.capture.borrow_mut().take() {
+            if let Some(stream) = capture.stream {
+                for track in stream.get_tracks().iter() {
+                    if let Ok(track) = track.dyn_into::<web_sys::MediaStreamTrack>() {
+                        track.stop();
+                    }
+                }
+            }
+            let _ = capture.context.close();
+            self.post(&json!({ "type": "stop" }));
+            self.remember(json!({ "type": "status", "state": "stopped" }));
+        }
+        self.set_badge(Badge::Idle);
+        self.status()
+    }
+
+    /// The mic button or Alt+Shift+L: listen (if not yet) and take the next
+    /// utterance as a command.
+    async fn trigger(self: &Rc<Self>, msg: &Value) -> Value {
+        let answer = self.start(msg).await;
+        if answer["ok"] == true {
+            self.post(&json!({ "type": "trigger" }));
+            *self.mode.borrow_mut() = "active".into();
+        }
+        answer
+    }
+
+    /// Downloads (or finds) a model, loads it and makes it the one used.
+    async fn install(self: &Rc<Self>, msg: &Value) -> Value {
+        let Some(model) = msg["model"].as_str() else {
+            return error("INVALID_ARGS", "model_install needs 'model', a model name.");
+        };
+        if let Err(e) = self.worker().await {
+            return e;
+        }
+        let settings = self.settings().await;
+        let quantize = msg["quantize"]
+            .as_bool()
+            .or(settings["speechQuantized"].as_bool())
+            .unwrap_or(true);
+        let answer = self.load(model, msg["url"].as_str(), quantize).await;
+        self.select(answer).await
+    }
+
+    /// A loaded model becomes the settings' speech model.
+    async fn select(self: &Rc<Self>, answer: Value) -> Value {
+        if answer["ok"] == true {
+            let patch =
+                json!({ "type": "set_settings", "settings": { "speechModel": answer["model"] } });
+            let saved = self.background.handle(patch).await;
+            if saved["ok"] != true {
+                return saved;
+            }
+        }
+        answer
+    }
+
+    /// Model files from the options page: `{model, config, tokenizer,
+    /// weights}` as ArrayBuffers.
+    async fn import(self: &Rc<Self>, message: JsValue) -> Value {
+        if let Err(e) = self.worker().await {
+            return e;
+        }
+        let _ = Reflect::set(&message, &"type".into(), &"import".into());
+        let answer = self.ask("load", message).await;
+        let answer = self.loaded_answer(answer);
+        self.select(answer).await
+    }
+
+    async fn remove(self: &Rc<Self>, msg: &Value) -> Value {
+        let Some(model) = msg["model"].as_str() else {
+            return error("INVALID_ARGS", "model_remove needs 'model', a model name.");
+        };
+        if let Err(e) = self.worker().await {
+            return e;
+        }
+        if self.loaded.borrow().as_deref() == Some(model) {
+            self.stop();
+            self.post(&json!({ "type": "unload" }));
+            self.loaded.borrow_mut().take();
+        }
+        let answer = self
+            .ask(
+                "remove",
+                to_js(&json!({ "type": "remove", "model": model })),
+            )
+            .await;
+        if answer["type"] != "models" {
+            return json!({ "ok": false, "error": answer["error"] });
+        }
+        let settings = self.settings().await;
+        if settings["speechModel"] == model {
+            let patch = json!({ "type": "set_settings", "settings": { "speechModel": "none" } });
+            self.background.handle(patch).await;
+        }
+        json!({ "ok": true, "installed": answer["installed"] })
+    }
+
+    async fn list(self: &Rc<Self>) -> Value {
+        if let Err(e) = self.worker().await {
+            return e;
+        }
+        let answer = self
+            .ask("installed", to_js(&json!({ "type": "installed" })))
+            .await;
+        if answer["type"] != "models" {
+            return json!({ "ok": false, "error": answer["error"] });
+        }
+        json!({ "ok": true, "installed": answer["installed"], "loaded": *self.loaded.borrow() })
+    }
+}

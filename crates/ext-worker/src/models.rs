@@ -1,0 +1,248 @@
+//! Where speech models come from and how they are kept: bundled in the
+//! .xpi under `models/<id>/`, downloaded (by default from the Hugging Face
+//! hub's openai/whisper-<id>), or imported from files; kept in the Cache
+//! API under made-up keys so a restart needs no download. Pure logic: the
+//! worker's browser binding does the fetching and storing.
+
+use crate::engine::WeightFile;
+use crate::error::{Error, ErrorCode, Result};
+use serde_json::{json, Value};
+
+pub const CONFIG: &str = "config.json";
+pub const TOKENIZER: &str = "tokenizer.json";
+pub const SAFETENSORS: &str = "model.safetensors";
+/// What a model quantized on install is kept as.
+pub const GGUF: &str = "model-q8_0.gguf";
+
+/// The Cache API's name for the models' cache.
+pub const CACHE_NAME: &str = "tab-whisperer-models";
+/// Cache keys must look like http(s) URLs; this host is never fetched.
+const KEY_ORIGIN: &str = "https://models.tab-whisperer.invalid/";
+
+/// The models the options page offers by name.
+pub const KNOWN: &[&str] = &["tiny", "tiny.en", "base", "base.en"];
+
+/// A model id names a directory and a cache key: letters, digits, `.`,
+/// `-`, `_`, at most 64, not starting with a dot.
+pub fn check_id(id: &str) -> Result<()> {
+    let ok = !id.is_empty()
+        && id.len() <= 64
+        && !id.starts_with('.')
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'));
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::args(format!(
+            "{id:?} is not a model name: use letters, digits, '.', '-' and '_'"
+        )))
+    }
+}
+
+/// Where a model is downloaded from when no address is given.
+pub fn default_source(id: &str) -> Option<String> {
+    KNOWN
+        .contains(&id)
+        .then(|| format!("https://huggingface.co/openai/whisper-{id}/resolve/main/"))
+}
+
+/// `base` + `file`, with exactly one slash between them.
+pub fn file_url(base: &str, file: &str) -> String {
+    format!("{}/{file}", base.trim_end_matches('/'))
+}
+
+/// Where the .xpi keeps a bundled model's file.
+pub fn bundled_url(id: &str, file: &str) -> String {
+    format!("models/{id}/{file}")
+}
+
+pub fn cache_key(id: &str, file: &str) -> String {
+    format!("{KEY_ORIGIN}{id}/{file}")
+}
+
+/// The model id and file a cache key names.
+pub fn parse_key(url: &str) -> Option<(String, String)> {
+    let rest = url.strip_prefix(KEY_ORIGIN)?;
+    let (id, file) = rest.split_once('/')?;
+    check_id(id).ok()?;
+    Some((id.to_string(), file.to_string()))
+}
+
+/// The ids of the complete models among cache keys (config, tokenizer and
+/// weights all present), sorted.
+pub fn installed(keys: &[String]) -> Vec<String> {
+    let mut files: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for (id, file) in keys.iter().filter_map(|k| parse_key(k)) {
+        files.entry(id).or_default().push(file);
+    }
+    files
+        .into_iter()
+        .filter(|(_, f)| {
+            let has = |name: &str| f.iter().any(|x| x == name);
+            has(CONFIG) && has(TOKENIZER) && (has(SAFETENSORS) || has(GGUF))
+        })
+        .map(|(id, _)| id)
+        .collect()
+}
+
+/// Imported weights, told apart by content: GGUF files start with "GGUF".
+pub fn weight_file(bytes: Vec<u8>) -> WeightFile {
+    if bytes.starts_with(b"GGUF") {
+        WeightFile::Gguf(bytes)
+    } else {
+        WeightFile::Safetensors(bytes)
+    }
+}
+
+/// The name a model's weights are kept under.
+pub fn weight_name(weights: &WeightFile) -> &'static str {
+    match weights {
+        WeightFile::Gguf(_) => GGUF,
+        WeightFile::Safetensors(_) => SAFETENSORS,
+    }
+}
+
+/// A download that ended before the length the server announced is cut
+/// short, not a model: say so rather than fail later as "corrupt".
+pub fn check_complete(file: &str, received: u64, announced: Option<u64>) -> Result<()> {
+    match announced {
+        Some(total) if received != total => Err(Error::new(
+            ErrorCode::DownloadFailed,
+            format!("the download of {file} was interrupted: {received} of {total} bytes arrived"),
+        )),
+        _ if received == 0 => Err(Error::new(
+            ErrorCode::DownloadFailed,
+            format!("{file} downloaded empty"),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Reports a download's progress at most every 1/100 of the file (and at
+/// its end), so a 150-MB model does not send 10,000 messages.
+pub struct Progress {
+    model: String,
+    file: String,
+    total: Option<u64>,
+    received: u64,
+    last_sent: u64,
+}
+
+impl Progress {
+    pub fn new(model: &str, file: &str, total: Option<u64>) -> Self {
+        Self {
+            model: model.into(),
+            file: file.into(),
+            total,
+            received: 0,
+            last_sent: 0,
+        }
+    }
+
+    /// `bytes` more arrived: the message to post, if it is time for one.
+    pub fn advance(&mut self, bytes: u64) -> Option<Value> {
+        self.received += bytes;
+        let step = self.total.map_or(1 << 20, |t| (t / 100).max(1));
+        let done = self.total.is_some_and(|t| self.received >= t);
+        (done || self.received - self.last_sent >= step).then(|| {
+            self.last_sent = self.received;
+            self.message()
+        })
+    }
+
+    pub fn received(&self) -> u64 {
+        self.received
+    }
+
+    pub fn message(&self) -> Value {
+        json!({
+            "type": "progress",
+            "model": self.model,
+            "file": self.file,
+            "loaded": self.received,
+            "total": self.total,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_that_could_escape_a_directory_or_a_key_are_refused() {
+        for ok in ["tiny", "tiny.en", "base", "my-model_2"] {
+            assert!(check_id(ok).is_ok(), "{ok}");
+        }
+        for bad in ["", "../x", ".hidden", "a/b", "a b", "x?y", &"a".repeat(65)] {
+            assert_eq!(
+                check_id(bad).unwrap_err().code,
+                ErrorCode::InvalidArgs,
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn known_models_come_from_the_hub_and_others_need_an_address() {
+        assert_eq!(
+            file_url(&default_source("tiny.en").unwrap(), CONFIG),
+            "https://huggingface.co/openai/whisper-tiny.en/resolve/main/config.json"
+        );
+        assert_eq!(default_source("tiny-random"), None);
+        assert_eq!(
+            file_url("http://127.0.0.1:8/m", CONFIG),
+            "http://127.0.0.1:8/m/config.json"
+        );
+    }
+
+    #[test]
+    fn only_complete_models_count_as_installed() {
+        let keys: Vec<String> = [
+            cache_key("tiny.en", CONFIG),
+            cache_key("tiny.en", TOKENIZER),
+            cache_key("tiny.en", GGUF),
+            cache_key("base", CONFIG),
+            cache_key("base", SAFETENSORS),
+            "https://elsewhere.example/tiny/config.json".into(),
+        ]
+        .into();
+        assert_eq!(installed(&keys), ["tiny.en"]);
+        assert_eq!(
+            parse_key(&cache_key("base", SAFETENSORS)),
+            Some(("base".into(), SAFETENSORS.into()))
+        );
+    }
+
+    #[test]
+    fn a_short_or_empty_download_is_an_interrupted_one() {
+        assert!(check_complete(CONFIG, 10, Some(10)).is_ok());
+        assert!(check_complete(CONFIG, 10, None).is_ok());
+        let e = check_complete(SAFETENSORS, 5, Some(10)).unwrap_err();
+        assert_eq!(e.code, ErrorCode::DownloadFailed);
+        assert!(
+            e.message.contains("interrupted: 5 of 10 bytes"),
+            "{}",
+            e.message
+        );
+        assert_eq!(
+            check_complete(CONFIG, 0, None).unwrap_err().code,
+            ErrorCode::DownloadFailed
+        );
+    }
+
+    #[test]
+    fn progress_is_reported_in_hundredths_and_at_the_end() {
+        let mut p = Progress::new("tiny", SAFETENSORS, Some(1000));
+        let sent: Vec<u64> = (0..100)
+            .filter_map(|_| p.advance(10))
+            .map(|m| m["loaded"].as_u64().unwrap())
+            .collect();
+        assert_eq!(sent.len(), 100);
+        assert_eq!(sent.last(), Some(&1000));
+        let mut p = Progress::new("tiny", SAFETENSORS, Some(1000));
+        assert!(p.advance(5).is_none());
+        assert_eq!(p.advance(995).unwrap()["total"], 1000);
+    }
+}

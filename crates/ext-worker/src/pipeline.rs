@@ -1,0 +1,283 @@
+//! The speech worker's conversation with the background page: microphone
+//! blocks in; `status`, `listening`, `wake`, `command` and `error` out (the
+//! messages of the voice server this replaces). The [`Service`] turns audio
+//! into transcribed utterances; the [`VoiceSession`] decides which of them
+//! are commands. Pure logic: the browser binding only converts messages.
+
+use crate::engine::ModelFiles;
+use crate::service::{Request, Service};
+use crate::session::{Outcome, VoiceSession, VoiceSettings};
+use crate::vad::VadEvent;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+/// What the background page sends besides audio and model bytes (JSON).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Control {
+    /// The extension's settings (the fields the worker uses are read,
+    /// the rest ignored).
+    Configure {
+        #[serde(flatten)]
+        settings: ListenSettings,
+    },
+    /// Words to expect in commands (the open tabs' sites and titles):
+    /// Whisper's prompt, so that names on screen are recognized.
+    Vocabulary { prompt: String },
+    /// The mic button or Alt+Shift+L: the next utterance is a command.
+    Trigger,
+    /// Back to waiting for the wake word.
+    Cancel,
+    /// The microphone stopped: finish the utterance under way.
+    Stop,
+    /// Forget the model (its memory goes back to the browser).
+    Unload,
+    /// Include each utterance's 16-kHz samples in its message: how a test
+    /// checks what reached Whisper.
+    Echo { audio: bool },
+}
+
+/// The settings the worker acts on, as the extension stores them.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ListenSettings {
+    pub voice: VoiceSettings,
+    pub end_silence_passive_ms: usize,
+    pub end_silence_active_ms: usize,
+}
+
+impl Default for ListenSettings {
+    fn default() -> Self {
+        Self {
+            voice: VoiceSettings::default(),
+            end_silence_passive_ms: 300,
+            end_silence_active_ms: 700,
+        }
+    }
+}
+
+/// The longest vocabulary prompt, in characters. Whisper's prompt holds at
+/// most 223 tokens, and a long prompt slows every decoding step.
+pub const VOCABULARY_CHARS: usize = 400;
+
+pub struct Pipeline {
+    service: Service,
+    session: VoiceSession,
+    vocabulary: String,
+    /// Audio heard so far, in ms: the session's clock. Audio time, not wall
+    /// time, so a worker busy transcribing does not time out a command it
+    /// has not yet heard.
+    heard_ms: f64,
+    /// The input level over the last [`LEVEL_MS`]: sum of squares, samples.
+    level: (f64, usize),
+    echo_audio: bool,
+}
+
+/// How often the input level is reported (the popup's live meter).
+pub const LEVEL_MS: f64 = 100.0;
+
+impl Default for Pipeline {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Pipeline {
+    pub fn new() -> Self {
+        let mut pipeline = Self {
+            service: Service::new(),
+            session: VoiceSession::new(VoiceSettings::default()),
+            vocabulary: String::new(),
+            heard_ms: 0.0,
+            level: (0.0, 0),
+            echo_audio: false,
+        };
+        pipeline.listen();
+        pipeline
+    }
+
+    pub fn is_loaded(&self) -> bool {
+        self.service.is_loaded()
+    }
+
+    /// Loads a model; answers `status` ready (with the model's shape) or
+    /// `error`. A failed load keeps the model that was there.
+    pub fn load(&mut self, files: ModelFiles, fast: bool) -> Value {
+        let answer = self.service.handle(Request::Load { files, fast });
+        if answer["ok"] == true {
+            json!({
+                "type": "status",
+                "state": "ready",
+                "mode": self.mode(),
+                "model": answer["model"],
+                "load_ms": answer["load_ms"],
+            })
+        } else {
+            json!({ "type": "error", "error": answer["error"] })
+        }
+    }
+
+    pub fn control(&mut self, control: Control) -> Vec<Value> {
+        match control {
+            Control::Configure { settings } => {
+                self.service.set_end_silences(
+                    settings.end_silence_passive_ms,
+                    settings.end_silence_active_ms,
+                );
+                self.session.set_settings(settings.voice);
+                self.listen();
+                vec![self.status()]
+            }
+            Control::Vocabulary { prompt } => {
+                self.vocabulary = prompt.chars().take(VOCABULARY_CHARS).collect();
+                self.listen();
+                vec![]
+            }
+            Control::Trigger => {
+                self.session.trigger(self.heard_ms);
+                self.listen();
+                vec![json!({ "type": "wake", "manual": true })]
+            }
+            Control::Cancel => {
+                self.session.cancel();
+                self.listen();
+                vec![self.status()]
+            }
+            Control::Stop => {
+                let answer = self.service.handle(Request::Stop);
+                let mut out = self.events(&answer);
+                self.session.cancel();
+                self.listen();
+                out.push(self.status());
+                out
+            }
+            Control::Echo { audio } => {
+                self.echo_audio = audio;
+                vec![]
+            }
+            Control::Unload => {
+                self.service.handle(Request::Unload);
+                vec![json!({ "type": "status", "state": "unloaded" })]
+            }
+        }
+    }
+
+    /// A block of microphone samples at `rate` Hz. Messages go to `post`
+    /// as they happen: `status` processing is posted before Whisper runs.
+    pub fn audio(&mut self, samples: &[f32], rate: u32, post: &mut dyn FnMut(Value)) {
+        if rate > 0 {
+            self.heard_ms += samples.len() as f64 * 1000.0 / f64::from(rate);
+            self.level.0 += samples
+                .iter()
+                .map(|&x| f64::from(x) * f64::from(x))
+                .sum::<f64>();
+            self.level.1 += samples.len();
+            if self.level.1 as f64 >= LEVEL_MS / 1000.0 * f64::from(rate) {
+                let rms = (self.level.0 / self.level.1 as f64).sqrt();
+                let db = (20.0 * rms.max(1e-10).log10()).max(-100.0);
+                post(json!({ "type": "level", "db": db, "heard_ms": self.heard_ms }));
+                self.level = (0.0, 0);
+            }
+        }
+        if self.session.tick(self.heard_ms) == Some(Outcome::TimedOut) {
+            self.listen();
+            post(json!({ "type": "status", "state": "passive", "reason": "timeout" }));
+        }
+        let events = match self.service.hear(samples, rate) {
+            Ok(events) => events,
+            Err(error) => return post(json!({ "type": "error", "error": error })),
+        };
+        for event in events {
+            let mut echo = None;
+            if let VadEvent::Utterance(pcm) = &event {
+                post(json!({ "type": "status", "state": "processing" }));
+                echo = self.echo_audio.then(|| pcm.clone());
+            }
+            if let Some(message) = self.service.event(event) {
+                let mut message = self.message(message);
+                if let Some(pcm) = echo {
+                    message["pcm"] = pcm.into();
+                }
+                post(message);
+            }
+        }
+    }
+
+    fn mode(&self) -> &'static str {
+        if self.session.expects_command() {
+            "active"
+        } else {
+            "passive"
+        }
+    }
+
+    fn status(&self) -> Value {
+        json!({ "type": "status", "state": self.mode() })
+    }
+
+    /// The detector and the prompt follow the session: while waiting for
+    /// the wake word, Whisper is prompted with it (so it is spelled the
+    /// way the session looks for); while taking a command, with the tabs'
+    /// vocabulary.
+    fn listen(&mut self) {
+        let expects_command = self.session.expects_command();
+        let prompt = if expects_command {
+            self.vocabulary.clone()
+        } else {
+            self.session.settings().wake_phrase.clone()
+        };
+        self.service.handle(Request::Listen {
+            expects_command,
+            prompt: Some(prompt),
+        });
+    }
+
+    /// The service's answer to a request that may carry detector events.
+    fn events(&mut self, answer: &Value) -> Vec<Value> {
+        if answer["ok"] != true {
+            return vec![json!({ "type": "error", "error": answer["error"] })];
+        }
+        let events = answer["events"].as_array().cloned().unwrap_or_default();
+        events.into_iter().map(|e| self.message(e)).collect()
+    }
+
+    /// A service event as a message: utterances go through the session.
+    fn message(&mut self, event: Value) -> Value {
+        match event["type"].as_str() {
+            Some("utterance") => self.utterance(&event),
+            _ => event,
+        }
+    }
+
+    fn utterance(&mut self, event: &Value) -> Value {
+        let heard = event["text"].as_str().unwrap_or_default().to_string();
+        let was_active = self.session.expects_command();
+        let prompt = if was_active {
+            self.vocabulary.clone()
+        } else {
+            self.session.settings().wake_phrase.clone()
+        };
+        let outcome = self.session.heard(&heard, self.heard_ms);
+        self.listen();
+        let mut message = match outcome {
+            Outcome::Command(text) => json!({ "type": "command", "text": text }),
+            Outcome::Wake => json!({ "type": "wake", "manual": false }),
+            Outcome::Ignore | Outcome::TimedOut => {
+                json!({ "type": "status", "state": self.mode(), "ignored": true })
+            }
+        };
+        // What was heard and how, for the popup's transcript and for tests.
+        for key in [
+            "tokens",
+            "seconds",
+            "timings",
+            "no_speech_prob",
+            "avg_logprob",
+        ] {
+            message[key] = event[key].clone();
+        }
+        message["heard"] = heard.into();
+        message["prompt"] = prompt.into();
+        message
+    }
+}

@@ -1,0 +1,154 @@
+//! Model files in and out of the browser: bundled in the .xpi, kept in the
+//! Cache API, downloaded with progress. Each function is one browser
+//! round trip; what to do with the bytes is decided in `serve`.
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::models::{self, Progress};
+use js_sys::{Reflect, Uint8Array};
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{Cache, ReadableStreamDefaultReader, Response, WorkerGlobalScope};
+
+fn scope() -> WorkerGlobalScope {
+    js_sys::global().unchecked_into()
+}
+
+fn message(e: &JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| format!("{e:?}"))
+}
+
+fn storage(e: JsValue) -> Error {
+    Error::new(ErrorCode::StorageFailed, message(&e))
+}
+
+async fn open_cache() -> Result<Cache> {
+    let caches = scope().caches().map_err(storage)?;
+    let cache = JsFuture::from(caches.open(models::CACHE_NAME))
+        .await
+        .map_err(storage)?;
+    Ok(cache.unchecked_into())
+}
+
+async fn bytes(response: &Response) -> Result<Vec<u8>> {
+    let promise = response.array_buffer().map_err(storage)?;
+    let buffer = JsFuture::from(promise).await.map_err(storage)?;
+    Ok(Uint8Array::new(&buffer).to_vec())
+}
+
+/// A file of a model bundled in the .xpi, if there is one.
+pub async fn bundled(id: &str, file: &str) -> Option<Vec<u8>> {
+    let url = models::bundled_url(id, file);
+    let response: Response = JsFuture::from(scope().fetch_with_str(&url))
+        .await
+        .ok()?
+        .unchecked_into();
+    if !response.ok() {
+        return None;
+    }
+    bytes(&response).await.ok()
+}
+
+/// A file of a model kept in the cache, if it is there.
+pub async fn cached(id: &str, file: &str) -> Result<Option<Vec<u8>>> {
+    let cache = open_cache().await?;
+    let found = JsFuture::from(cache.match_with_str(&models::cache_key(id, file)))
+        .await
+        .map_err(storage)?;
+    if found.is_undefined() || found.is_null() {
+        return Ok(None);
+    }
+    bytes(&found.unchecked_into()).await.map(Some)
+}
+
+pub async fn keep(id: &str, file: &str, data: &mut [u8]) -> Result<()> {
+    let cache = open_cache().await?;
+    let response = Response::new_with_opt_u8_array(Some(data)).map_err(storage)?;
+    JsFuture::from(cache.put_with_str(&models::cache_key(id, file), &response))
+        .await
+        .map_err(storage)?;
+    Ok(())
+}
+
+/// Removes every file of a model from the cache.
+pub async fn remove(id: &str) -> Result<()> {
+    let cache = open_cache().await?;
+    for file in [
+        models::CONFIG,
+        models::TOKENIZER,
+        models::SAFETENSORS,
+        models::GGUF,
+    ] {
+        JsFuture::from(cache.delete_with_str(&models::cache_key(id, file)))
+            .await
+            .map_err(storage)?;
+    }
+    Ok(())
+}
+
+/// The complete models in the cache.
+pub async fn installed() -> Result<Vec<String>> {
+    let cache = open_cache().await?;
+    let requests = JsFuture::from(cache.keys()).await.map_err(storage)?;
+    let keys: Vec<String> = js_sys::Array::from(&requests)
+        .iter()
+        .filter_map(|r| r.dyn_into::<web_sys::Request>().ok())
+        .map(|r| r.url())
+        .collect();
+    Ok(models::installed(&keys))
+}
+
+/// Downloads `url`, posting progress as it arrives. A refused address, an
+/// HTTP error or a body cut short is a `DOWNLOAD_FAILED` saying which.
+pub async fn download(url: &str, id: &str, file: &str, post: &dyn Fn(Value)) -> Result<Vec<u8>> {
+    let failed = |what: String| Error::new(ErrorCode::DownloadFailed, format!("{url}: {what}"));
+    let response: Response = JsFuture::from(scope().fetch_with_str(url))
+        .await
+        .map_err(|e| failed(message(&e)))?
+        .unchecked_into();
+    if !response.ok() {
+        return Err(failed(format!(
+            "the server answered {} {}",
+            response.status(),
+            response.status_text()
+        )));
+    }
+    let announced = response
+        .headers()
+        .get("content-length")
+        .ok()
+        .flatten()
+        .and_then(|v| v.parse::<u64>().ok());
+    let mut progress = Progress::new(id, file, announced);
+    post(progress.message());
+    let body = response.body().ok_or_else(|| failed("no body".into()))?;
+    let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
+    let mut data = Vec::with_capacity(announced.unwrap_or(0) as usize);
+    loop {
+        let chunk = JsFuture::from(reader.read()).await.map_err(|e| {
+            failed(format!(
+                "interrupted after {} bytes ({})",
+                data.len(),
+                message(&e)
+            ))
+        })?;
+        let done = Reflect::get(&chunk, &"done".into()).map_err(storage)?;
+        if done.as_bool() == Some(true) {
+            break;
+        }
+        let value: Uint8Array = Reflect::get(&chunk, &"value".into())
+            .map_err(storage)?
+            .unchecked_into();
+        let start = data.len();
+        data.resize(start + value.length() as usize, 0);
+        value.copy_to(&mut data[start..]);
+        if let Some(m) = progress.advance(value.length().into()) {
+            post(m);
+        }
+    }
+    models::check_complete(file, progress.received(), announced)?;
+    Ok(data)
+}

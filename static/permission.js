@@ -1,0 +1,3 @@
+// Loads the page's wasm (ext-popup); all logic lives there.
+import init from "./pkg/ext_popup.js";
+init();

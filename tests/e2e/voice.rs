@@ -1,0 +1,466 @@
+//! Voice, end to end in headless Firefox: a model downloaded from the
+//! local server (with progress, kept across a background restart, and a
+//! corrupt or cut-short download refused), sound played through the real
+//! AudioContext, AudioWorklet and speech worker, and the fake microphone.
+//! The model is the committed random-weight tiny model: what it hears is
+//! gibberish, so the tests compare tokens, not words.
+
+use crate::util::*;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+use tab_whisperer::pages::tone_wav;
+use tab_whisperer::{wait_for, PageServer};
+
+const MODEL: &str = "tiny-random";
+/// Whisper in a dev-built worker on a busy 2-core machine.
+const HEARD: Duration = Duration::from_secs(120);
+
+fn model_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("crates/ext-worker/tests/reference/models")
+        .join(MODEL)
+}
+
+fn model_file(name: &str) -> Vec<u8> {
+    std::fs::read(model_dir().join(name)).expect("the committed test model")
+}
+
+fn speech_samples() -> Vec<i16> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("crates/ext-worker/tests/reference/audio/speech.wav");
+    pcm16(&std::fs::read(path).unwrap())
+}
+
+/// The samples of a 16-bit mono PCM WAV.
+fn pcm16(wav: &[u8]) -> Vec<i16> {
+    let at = wav
+        .windows(4)
+        .position(|w| w == b"data")
+        .expect("a data chunk")
+        + 8;
+    wav[at..]
+        .chunks_exact(2)
+        .map(|b| i16::from_le_bytes([b[0], b[1]]))
+        .collect()
+}
+
+fn wav(header_format: u16, bits: u16, rate: u32, data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(44 + data.len());
+    out.extend_from_slice(b"RIFF");
+    out.extend_from_slice(&(36 + data.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"WAVEfmt ");
+    out.extend_from_slice(&16u32.to_le_bytes());
+    out.extend_from_slice(&header_format.to_le_bytes());
+    out.extend_from_slice(&1u16.to_le_bytes());
+    out.extend_from_slice(&rate.to_le_bytes());
+    out.extend_from_slice(&(rate * u32::from(bits) / 8).to_le_bytes());
+    out.extend_from_slice(&(bits / 8).to_le_bytes());
+    out.extend_from_slice(&bits.to_le_bytes());
+    out.extend_from_slice(b"data");
+    out.extend_from_slice(&(data.len() as u32).to_le_bytes());
+    out.extend_from_slice(data);
+    out
+}
+
+fn wav16(samples: &[i16], rate: u32) -> Vec<u8> {
+    let data: Vec<u8> = samples.iter().flat_map(|s| s.to_le_bytes()).collect();
+    wav(1, 16, rate, &data)
+}
+
+fn wav_f32(samples: &[f32], rate: u32) -> Vec<u8> {
+    let data: Vec<u8> = samples.iter().flat_map(|s| s.to_le_bytes()).collect();
+    wav(3, 32, rate, &data)
+}
+
+/// Speech with 0.5 s of silence before it and 1.5 s after: the detector
+/// sees one utterance, start and end.
+fn spoken_command() -> Vec<i16> {
+    let mut samples = vec![0i16; 8_000];
+    samples.extend(speech_samples());
+    samples.extend(vec![0i16; 24_000]);
+    samples
+}
+
+/// A page server with the test model under `/good/`, the same with
+/// random weights under `/corrupt/` (and cut short from `cut_url`), and the
+/// sounds the tests play.
+fn serve() -> PageServer {
+    let mut files = Vec::new();
+    for name in ["config.json", "tokenizer.json", "model.safetensors"] {
+        files.push((format!("/good/{name}"), model_file(name)));
+        let corrupt = if name == "model.safetensors" {
+            (0..model_file(name).len())
+                .map(|i| (i * 7919 % 251) as u8)
+                .collect()
+        } else {
+            model_file(name)
+        };
+        files.push((format!("/corrupt/{name}"), corrupt));
+    }
+    files.push(("/command-16k.wav".into(), wav16(&spoken_command(), 16_000)));
+    let mut tone = vec![0u8; 0];
+    let silence = |seconds: f64| wav16(&vec![0i16; (seconds * 48_000.0) as usize], 48_000);
+    // 0.5 s silence, 1 s of 440 Hz, 1.5 s silence, at 48 kHz.
+    let mut samples = pcm16(&silence(0.5));
+    samples.extend(pcm16(&tone_wav(440.0, 1.0, 48_000)));
+    samples.extend(pcm16(&silence(1.5)));
+    tone.extend(wav16(&samples, 48_000));
+    files.push(("/tone-48k.wav".into(), tone));
+    PageServer::with_files(files).expect("local page server")
+}
+
+fn start_voice() -> Env {
+    let pages = serve();
+    let ff = tab_whisperer::Firefox::headless().expect("Firefox with the add-on");
+    Env { ff, pages }
+}
+
+fn send(env: &Env, message: Value) -> Value {
+    env.ff.send(&message).expect("the background answers")
+}
+
+fn install(env: &Env, base: &str) -> Value {
+    send(
+        env,
+        json!({ "type": "model_install", "model": MODEL, "url": env.pages.url(base), "quantize": false }),
+    )
+}
+
+fn installed(env: &Env) -> Value {
+    let answer = send(env, json!({ "type": "model_list" }));
+    assert_eq!(answer["ok"], true, "{answer}");
+    answer["installed"].clone()
+}
+
+fn events(env: &Env) -> Vec<Value> {
+    let status = send(env, json!({ "type": "voice_status" }));
+    status["events"].as_array().cloned().unwrap_or_default()
+}
+
+/// Waits for the first event of `kind` (after `skip` earlier ones of it).
+fn event(env: &Env, kind: &str) -> Value {
+    wait_for(HEARD, &format!("a {kind} event"), || {
+        Ok(events(env).into_iter().find(|e| e["type"] == kind))
+    })
+    .unwrap()
+}
+
+fn badge(env: &Env) -> String {
+    let script = r#"const done = arguments[arguments.length - 1];
+        browser.browserAction.getBadgeText({}).then(done, e => done("error: " + e));"#;
+    env.ff
+        .session()
+        .execute_async(script, &[])
+        .unwrap()
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[test]
+fn a_model_downloads_with_progress_survives_a_restart_and_bad_downloads_are_refused() {
+    let mut env = start_voice();
+    assert_eq!(installed(&env), json!([]));
+
+    let answer = send(&env, json!({ "type": "voice_start" }));
+    assert_eq!(answer["error"]["code"], "NO_MODEL", "{answer}");
+    assert!(answer["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("options page"));
+    assert_eq!(badge(&env), "ERR");
+
+    // Corrupt weights: refused, and not kept.
+    let answer = install(&env, "/corrupt/");
+    assert_eq!(answer["ok"], false, "{answer}");
+    assert_eq!(answer["error"]["code"], "MODEL_INVALID", "{answer}");
+    assert_eq!(installed(&env), json!([]));
+
+    // A download that breaks off halfway says so.
+    let answer = send(
+        &env,
+        json!({ "type": "model_install", "model": MODEL, "url": env.pages.cut_url("/good/") }),
+    );
+    assert_eq!(answer["error"]["code"], "DOWNLOAD_FAILED", "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap();
+    assert!(message.contains("config.json"), "{message}");
+    assert_eq!(installed(&env), json!([]));
+
+    // A page listening on a port sees the progress as it happens.
+    env.ff
+        .session()
+        .execute(
+            r#"window.__twEvents = [];
+               const port = browser.runtime.connect({ name: "test" });
+               port.onMessage.addListener(m => window.__twEvents.push(m));
+               return null;"#,
+            &[],
+        )
+        .unwrap();
+    let answer = install(&env, "/good/");
+    assert_eq!(answer["ok"], true, "{answer}");
+    assert_eq!(answer["source"], "download");
+    assert_eq!(installed(&env), json!([MODEL]));
+    let settings = send(&env, json!({ "type": "settings" }));
+    assert_eq!(
+        settings["settings"]["speechModel"], MODEL,
+        "installing selects it"
+    );
+    let heard = env
+        .ff
+        .session()
+        .execute("return window.__twEvents;", &[])
+        .unwrap();
+    let weights: Vec<(u64, u64)> = heard
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| &m["event"])
+        .filter(|e| e["type"] == "progress" && e["file"] == "model.safetensors")
+        .map(|e| (e["loaded"].as_u64().unwrap(), e["total"].as_u64().unwrap()))
+        .collect();
+    let size = model_file("model.safetensors").len() as u64;
+    assert!(weights.len() >= 3, "progress along the way: {weights:?}");
+    assert!(weights.windows(2).all(|w| w[0].0 < w[1].0), "{weights:?}");
+    assert_eq!(weights.last(), Some(&(size, size)));
+
+    // A restarted background finds it kept: no server needed.
+    env.ff.reload_extension().unwrap();
+    assert_eq!(installed(&env), json!([MODEL]));
+    let answer = send(&env, json!({ "type": "model_install", "model": MODEL }));
+    assert_eq!(answer["source"], "cache", "{answer}");
+
+    let answer = send(&env, json!({ "type": "model_remove", "model": MODEL }));
+    assert_eq!(answer["installed"], json!([]), "{answer}");
+    let settings = send(&env, json!({ "type": "settings" }));
+    assert_eq!(settings["settings"]["speechModel"], "none");
+}
+
+/// Installs the test model and turns the wake word off (the random model
+/// never says "hey fox"), or leaves it on.
+fn ready(env: &Env, wake_word: bool) {
+    let answer = install(env, "/good/");
+    assert_eq!(answer["ok"], true, "{answer}");
+    let patch = json!({ "type": "set_settings", "settings": { "voice": { "wakeWordEnabled": wake_word } } });
+    assert_eq!(send(env, patch)["ok"], true);
+}
+
+fn transcribe(samples: &[f32], prompt: &str) -> Value {
+    let dir = std::env::temp_dir().join(format!("tw-voice-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let audio = dir.join("heard.wav");
+    std::fs::write(&audio, wav_f32(samples, 16_000)).unwrap();
+    let mut cmd = Command::new(env!("CARGO"));
+    cmd.args([
+        "run",
+        "--quiet",
+        "-p",
+        "ext-worker",
+        "--bin",
+        "transcribe",
+        "--",
+    ])
+    .arg("--model")
+    .arg(model_dir())
+    .arg("--audio")
+    .arg(&audio)
+    .args(["--json", "--max-tokens", "96", "--audio-ctx", "auto"]);
+    if !prompt.trim().is_empty() {
+        cmd.args(["--prompt", prompt]);
+    }
+    let out = cmd.output().expect("cargo runs transcribe");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn speech_through_the_audio_context_reaches_whisper_intact_and_runs_as_a_command() {
+    let env = start_voice();
+    ready(&env, false);
+    let url = env.pages.url("/command-16k.wav");
+    let answer = send(
+        &env,
+        json!({ "type": "voice_start", "audio_url": url, "sample_rate": 16000, "echo_audio": true }),
+    );
+    assert_eq!(answer["ok"], true, "{answer}");
+    assert_eq!(answer["listening"], true);
+    assert_eq!(badge(&env), "MIC");
+
+    // One utterance, run as a command once its answer is in.
+    let command = wait_for(HEARD, "the command's answer", || {
+        Ok(events(&env)
+            .into_iter()
+            .find(|e| e["type"] == "command" && e["answer"].is_object()))
+    })
+    .unwrap();
+    let pcm: Vec<f32> = command["pcm"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap() as f32)
+        .collect();
+    // The file's samples inside what reached Whisper, to within one step
+    // of 16-bit audio (Firefox's WAV decoder scales by 1/32767, not
+    // 1/32768), with the detector's lead-in and tail of silence around.
+    let speech: Vec<f32> = speech_samples()
+        .iter()
+        .map(|&s| f32::from(s) / 32768.0)
+        .collect();
+    let first = speech.iter().position(|&s| s != 0.0).unwrap();
+    let n = speech.len() - first;
+    let (at, off) = (0..pcm.len().saturating_sub(n))
+        .map(|at| {
+            let d = pcm[at..at + n]
+                .iter()
+                .zip(&speech[first..])
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0f32, f32::max);
+            (at, d)
+        })
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .expect("an utterance longer than the speech");
+    assert!(
+        off <= 1.0 / 32768.0,
+        "the speech arrives altered: off by {off} at best ({at})"
+    );
+    assert!(at > 0, "some lead-in is kept");
+    let tail = pcm.len() - at - n;
+    assert!(
+        tail <= 16_000 * 72 / 100,
+        "ends within a 700-ms pause after the speech: {tail} samples"
+    );
+
+    // Exactly the tokens the transcribe binary gives for those samples.
+    let expected = transcribe(&pcm, command["prompt"].as_str().unwrap_or_default());
+    assert_eq!(command["tokens"], expected["tokens"], "{command:#}");
+    assert!(!command["tokens"].as_array().unwrap().is_empty());
+
+    // And it ran: the log's only entry is the command, under what was
+    // heard (the log shortens long commands).
+    let text = command["text"].as_str().unwrap();
+    let log = send(&env, json!({ "type": "log" }));
+    let logged = log["entries"].as_array().unwrap();
+    assert_eq!(logged.len(), 1, "{log}");
+    let start: String = text.chars().take(40).collect();
+    assert!(
+        logged[0]["command"].as_str().unwrap().starts_with(&start),
+        "{log}"
+    );
+    assert_eq!(
+        command["answer"]["error"]["code"], "UNKNOWN_COMMAND",
+        "gibberish is not a command"
+    );
+    assert_eq!(badge(&env), "MIC", "listening again");
+
+    let answer = send(&env, json!({ "type": "voice_stop" }));
+    assert_eq!(answer["listening"], false);
+    assert_eq!(badge(&env), "");
+}
+
+#[test]
+fn at_48_khz_the_stream_reaching_whisper_is_resampled_to_16_khz_without_aliasing() {
+    let env = start_voice();
+    ready(&env, false);
+    let url = env.pages.url("/tone-48k.wav");
+    let answer = send(
+        &env,
+        json!({ "type": "voice_start", "audio_url": url, "sample_rate": 48000, "echo_audio": true }),
+    );
+    assert_eq!(answer["ok"], true, "{answer}");
+    // Whatever the random model makes of a tone, the samples come along.
+    let heard = wait_for(HEARD, "the tone as an utterance", || {
+        Ok(events(&env).into_iter().find(|e| e["pcm"].is_array()))
+    })
+    .unwrap();
+    let pcm: Vec<f32> = heard["pcm"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap() as f32)
+        .collect();
+    // The tone lasts 1 s: 16,000 samples at full level, within a frame.
+    let loud = pcm.iter().filter(|s| s.abs() > 0.05).count();
+    let expected_peaks = 16_000.0 * (1.0 - (0.05f64 / 0.3).asin() / std::f64::consts::FRAC_PI_2);
+    assert!(
+        (loud as f64 - expected_peaks).abs() < 400.0,
+        "{loud} samples above 0.05; a 1-s tone at 16 kHz has about {expected_peaks:.0}"
+    );
+    // Its energy is at 440 Hz, none of it folded elsewhere.
+    let power = |freq: f64| {
+        let (mut re, mut im) = (0.0, 0.0);
+        for (i, &s) in pcm.iter().enumerate() {
+            let phase = 2.0 * std::f64::consts::PI * freq * i as f64 / 16_000.0;
+            re += f64::from(s) * phase.cos();
+            im += f64::from(s) * phase.sin();
+        }
+        re * re + im * im
+    };
+    let at_440 = power(440.0);
+    for other in [220.0, 880.0, 1_760.0, 4_000.0, 7_000.0] {
+        assert!(power(other) < at_440 * 1e-3, "{other} Hz vs 440 Hz");
+    }
+    let _ = send(&env, json!({ "type": "voice_stop" }));
+}
+
+#[test]
+fn the_fake_microphone_delivers_frames_and_waits_for_the_wake_word() {
+    let env = start_voice();
+    ready(&env, true);
+    let answer = send(&env, json!({ "type": "voice_start" }));
+    assert_eq!(answer["ok"], true, "{answer}");
+    assert_eq!(answer["mode"], "passive");
+    // The fake microphone's tone (peak 0.1, about -23 dBFS) comes through.
+    let level = wait_for(HEARD, "an input level", || {
+        let status = send(&env, json!({ "type": "voice_status" }));
+        Ok(status["level_db"].as_f64())
+    })
+    .unwrap();
+    assert!((-30.0..-15.0).contains(&level), "level {level} dBFS");
+    assert_eq!(badge(&env), "MIC");
+    let _ = send(&env, json!({ "type": "voice_stop" }));
+    assert_eq!(badge(&env), "");
+}
+
+#[test]
+fn passive_listening_ignores_speech_without_the_wake_word_and_the_mic_button_skips_it() {
+    let env = start_voice();
+    ready(&env, true);
+    let url = env.pages.url("/command-16k.wav");
+    // Passive: the random model's gibberish is not "hey fox".
+    let answer = send(
+        &env,
+        json!({ "type": "voice_start", "audio_url": url, "sample_rate": 16000 }),
+    );
+    assert_eq!(answer["ok"], true, "{answer}");
+    let ignored = wait_for(HEARD, "the utterance to be judged", || {
+        Ok(events(&env)
+            .into_iter()
+            .find(|e| e["type"] == "status" && e["ignored"] == true))
+    })
+    .unwrap();
+    assert_eq!(
+        ignored["prompt"], "hey fox",
+        "passive transcription is prompted with the wake word"
+    );
+    assert!(events(&env).iter().all(|e| e["type"] != "command"));
+    send(&env, json!({ "type": "voice_stop" }));
+
+    // The mic button: the same sound is taken as a command.
+    let answer = send(
+        &env,
+        json!({ "type": "voice_trigger", "audio_url": url, "sample_rate": 16000 }),
+    );
+    assert_eq!(answer["ok"], true, "{answer}");
+    let command = event(&env, "command");
+    assert!(!command["text"].as_str().unwrap().is_empty(), "{command}");
+    assert!(events(&env)
+        .iter()
+        .any(|e| e["type"] == "wake" && e["manual"] == true));
+    send(&env, json!({ "type": "voice_stop" }));
+}
