@@ -25,7 +25,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 STAGE := target/xpi
 XPI := dist/tab-whisperer.xpi
 
-.PHONY: xpi run test test-wasm lint bench fuzz build-tools test-tools wasm-target wasm-bindgen geckodriver firefox web-ext clean
+.PHONY: model xpi run test test-wasm lint bench fuzz build-tools test-tools wasm-target wasm-bindgen geckodriver firefox web-ext clean
 
 ## Build dist/tab-whisperer.xpi.
 xpi: build-tools
@@ -35,6 +35,23 @@ xpi: build-tools
 	  wasm-bindgen --target web --no-typescript --out-dir $(STAGE)/pkg $(WASM_DIR)/$$c.wasm; \
 	done
 	cargo run --quiet -p tab-whisperer --bin pack -- --pkg $(STAGE)/pkg --dir $(STAGE)/ext --xpi $(XPI)
+
+## Fetch a Whisper model from the Hugging Face hub into static/models/ so
+## that `make` bundles it in the .xpi (MODEL=tiny.en, tiny, base.en, base).
+## QUANTIZE=1 keeps it as q8_0 GGUF: a quarter of the size.
+MODEL ?= tiny.en
+QUANTIZE ?=
+HUB = https://huggingface.co/openai/whisper-$(MODEL)/resolve/main
+model:
+	mkdir -p static/models/$(MODEL)
+	cd static/models/$(MODEL) && for f in config.json tokenizer.json model.safetensors; do \
+	  [ -s $$f ] || { curl -fL --retry 3 -o $$f.part $(HUB)/$$f && mv $$f.part $$f; }; \
+	done
+	if [ -n "$(QUANTIZE)" ]; then \
+	  cargo run --quiet --release -p ext-worker --bin quantize -- \
+	    --model static/models/$(MODEL) --type q8_0 --out static/models/$(MODEL) && \
+	  rm static/models/$(MODEL)/model.safetensors; \
+	fi
 
 ## Build, then start Firefox ESR with the add-on in a fresh profile (headless
 ## with a scripted demo and a popup screenshot where there is no display).

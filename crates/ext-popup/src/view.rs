@@ -101,6 +101,23 @@ pub fn log_view(entry: &Value) -> EntryView {
     }
 }
 
+/// The status line's text (a `_locales` key) for a speech worker event
+/// the background passes on; None for events that do not change it.
+pub fn voice_status_key(event: &Value) -> Option<&'static str> {
+    Some(match (event["type"].as_str()?, event["state"].as_str()) {
+        ("listening", _) => "voiceHearing",
+        ("wake", _) => "voiceAwake",
+        ("status", Some("processing")) => "statusThinking",
+        ("status", Some("listening" | "passive")) if event["ignored"] != true => "voiceListening",
+        ("status", Some("active")) => "voiceAwake",
+        ("status", Some("stopped")) => "statusReady",
+        ("status", Some("loading")) => "voiceLoading",
+        ("progress", _) => "voiceDownloading",
+        ("error", _) => "statusError",
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -160,5 +177,30 @@ mod tests {
         assert_eq!(v.said, "/close_tabs");
         assert_eq!(v.undo_id.as_deref(), Some("undo-1"));
         assert_eq!(v.time, Some(5.0));
+    }
+
+    #[test]
+    fn voice_events_say_what_the_microphone_is_doing() {
+        use serde_json::json;
+        let key = |e: Value| voice_status_key(&e);
+        assert_eq!(key(json!({"type": "listening"})), Some("voiceHearing"));
+        assert_eq!(
+            key(json!({"type": "wake", "manual": true})),
+            Some("voiceAwake")
+        );
+        assert_eq!(
+            key(json!({"type": "status", "state": "processing"})),
+            Some("statusThinking")
+        );
+        assert_eq!(
+            key(json!({"type": "status", "state": "passive", "ignored": true})),
+            None
+        );
+        assert_eq!(
+            key(json!({"type": "error", "error": {}})),
+            Some("statusError")
+        );
+        assert_eq!(key(json!({"type": "level", "db": -20})), None);
+        assert_eq!(key(json!({"nonsense": 1})), None);
     }
 }

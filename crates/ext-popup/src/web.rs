@@ -2,7 +2,7 @@
 
 use crate::input::{message_for, History};
 use crate::settings::{display, field_value, patch_for, value_at};
-use crate::view::{answer_view, log_view, EntryView};
+use crate::view::{answer_view, log_view, voice_status_key, EntryView};
 use js_sys::{Promise, JSON};
 use serde_json::{json, Value};
 use std::cell::RefCell;
@@ -15,6 +15,9 @@ use web_sys::{Document, Element, Event, HtmlInputElement, HtmlSelectElement, Key
 extern "C" {
     #[wasm_bindgen(catch, js_namespace = ["browser", "runtime"], js_name = sendMessage)]
     fn send_message(msg: &JsValue) -> Result<Promise, JsValue>;
+
+    #[wasm_bindgen(catch, js_namespace = ["browser", "runtime"], js_name = connect)]
+    fn runtime_connect(info: &JsValue) -> Result<JsValue, JsValue>;
 
     #[wasm_bindgen(catch, js_namespace = ["browser", "i18n"], js_name = getMessage)]
     fn get_message(key: &str) -> Result<String, JsValue>;
@@ -30,11 +33,13 @@ fn t(key: &str, fallback: &str) -> String {
 }
 
 /// Puts the translated text into every `data-i18n` element (and
-/// `data-i18n-placeholder` placeholder) of the page.
+/// `data-i18n-placeholder` placeholder, `data-i18n-title` title) of the
+/// page.
 fn translate_page() {
     for (selector, attribute) in [
         ("[data-i18n]", "data-i18n"),
         ("[data-i18n-placeholder]", "data-i18n-placeholder"),
+        ("[data-i18n-title]", "data-i18n-title"),
     ] {
         let Ok(list) = document().query_selector_all(selector) else {
             continue;
@@ -50,10 +55,14 @@ fn translate_page() {
             if text.is_empty() {
                 continue;
             }
-            if attribute == "data-i18n" {
-                element.set_text_content(Some(&text));
-            } else {
-                let _ = element.set_attribute("placeholder", &text);
+            match attribute {
+                "data-i18n" => element.set_text_content(Some(&text)),
+                "data-i18n-title" => {
+                    let _ = element.set_attribute("title", &text);
+                }
+                _ => {
+                    let _ = element.set_attribute("placeholder", &text);
+                }
             }
         }
     }
@@ -177,7 +186,97 @@ async fn run(message: Value) {
     }
 }
 
+/// The mic button, the input level and what was heard: the background's
+/// voice events arrive over a long-lived port (which also tells it a popup
+/// is open, so a finished command is shown here, not as a notification).
+fn start_voice() {
+    if let Some(mic) = by_id("mic") {
+        on(&mic.clone(), "click", move |_| {
+            let mic = mic.clone();
+            spawn_local(async move {
+                let answer = ask(&json!({ "type": "voice_toggle" })).await;
+                show_listening(&mic, answer["listening"] == true);
+                if answer["ok"] != true {
+                    set_status(answer["error"]["message"].as_str().unwrap_or_default());
+                }
+            });
+        });
+    }
+    let Ok(port) = runtime_connect(&JSON::parse(r#"{"name":"popup"}"#).unwrap_or(JsValue::NULL))
+    else {
+        return;
+    };
+    let on_message = Closure::<dyn Fn(JsValue)>::new(|message: JsValue| {
+        let text = JSON::stringify(&message)
+            .ok()
+            .and_then(|s| s.as_string())
+            .unwrap_or_default();
+        let Ok(message) = serde_json::from_str::<Value>(&text) else {
+            return;
+        };
+        if let Some(status) = message.get("status") {
+            if let Some(mic) = by_id("mic") {
+                show_listening(&mic, status["listening"] == true);
+            }
+            return;
+        }
+        voice_event(&message["event"]);
+    });
+    let on_message_event =
+        js_sys::Reflect::get(&port, &"onMessage".into()).unwrap_or(JsValue::NULL);
+    if let Ok(add) = js_sys::Reflect::get(&on_message_event, &"addListener".into())
+        .and_then(|f| f.dyn_into::<js_sys::Function>())
+    {
+        let _ = add.call1(&on_message_event, on_message.as_ref());
+    }
+    // Lives as long as the popup.
+    on_message.forget();
+}
+
+fn show_listening(mic: &Element, listening: bool) {
+    let _ = mic.set_attribute("aria-pressed", if listening { "true" } else { "false" });
+    if let Some(level) = by_id("level") {
+        let _ = if listening {
+            level.remove_attribute("hidden")
+        } else {
+            level.set_attribute("hidden", "")
+        };
+    }
+}
+
+fn voice_event(event: &Value) {
+    match event["type"].as_str() {
+        Some("level") => {
+            if let (Some(level), Some(db)) = (by_id("level"), event["db"].as_f64()) {
+                let _ = level.set_attribute("value", &format!("{:.0}", db.max(-60.0)));
+            }
+        }
+        Some("command") if event["answer"].is_object() => {
+            let message = json!({ "type": "command", "text": event["text"] });
+            let view = answer_view(&message, &event["answer"]);
+            set_status(&if view.ok {
+                t("statusDone", "Done")
+            } else {
+                t("statusError", "Error")
+            });
+            if let Some(list) = by_id("conversation") {
+                let _ = list.prepend_with_node_1(&render_entry(&view));
+            }
+        }
+        _ => {
+            if let Some(key) = voice_status_key(event) {
+                let text = match event["error"]["message"].as_str() {
+                    Some(message) => message.to_string(),
+                    None => t(key, key),
+                };
+                set_status(&text);
+            }
+        }
+    }
+}
+
 fn start_popup() {
+    start_voice();
     let (Some(form), Some(input)) = (by_id("command-form"), by_id("command")) else {
         return;
     };

@@ -51,6 +51,11 @@ impl Listener {
             .set_config(if command { self.active } else { self.passive });
     }
 
+    /// Whether an utterance is under way.
+    pub fn in_speech(&self) -> bool {
+        self.vad.in_speech()
+    }
+
     /// Feeds one block of mono samples at `rate` Hz.
     pub fn push(&mut self, block: &[f32], rate: u32) -> Result<Vec<VadEvent>> {
         if self.resampler.as_ref().is_none_or(|(r, _)| *r != rate) {

@@ -71,6 +71,9 @@ pub struct Pipeline {
     /// The input level over the last [`LEVEL_MS`]: sum of squares, samples.
     level: (f64, usize),
     echo_audio: bool,
+    /// When the utterance under way began: it is judged as of then, so
+    /// a command begun in time is not lost to the timeout while spoken.
+    speech_started_ms: f64,
 }
 
 /// How often the input level is reported (the popup's live meter).
@@ -91,6 +94,7 @@ impl Pipeline {
             heard_ms: 0.0,
             level: (0.0, 0),
             echo_audio: false,
+            speech_started_ms: 0.0,
         };
         pipeline.listen();
         pipeline
@@ -179,7 +183,9 @@ impl Pipeline {
                 self.level = (0.0, 0);
             }
         }
-        if self.session.tick(self.heard_ms) == Some(Outcome::TimedOut) {
+        // No timeout while someone is speaking.
+        if !self.service.in_speech() && self.session.tick(self.heard_ms) == Some(Outcome::TimedOut)
+        {
             self.listen();
             post(json!({ "type": "status", "state": "passive", "reason": "timeout" }));
         }
@@ -189,6 +195,9 @@ impl Pipeline {
         };
         for event in events {
             let mut echo = None;
+            if event == VadEvent::SpeechStarted {
+                self.speech_started_ms = self.heard_ms;
+            }
             if let VadEvent::Utterance(pcm) = &event {
                 post(json!({ "type": "status", "state": "processing" }));
                 echo = self.echo_audio.then(|| pcm.clone());
@@ -257,7 +266,7 @@ impl Pipeline {
         } else {
             self.session.settings().wake_phrase.clone()
         };
-        let outcome = self.session.heard(&heard, self.heard_ms);
+        let outcome = self.session.heard(&heard, self.speech_started_ms);
         self.listen();
         let mut message = match outcome {
             Outcome::Command(text) => json!({ "type": "command", "text": text }),

@@ -76,6 +76,11 @@ impl Service {
         }
     }
 
+    /// Whether an utterance is under way.
+    pub fn in_speech(&self) -> bool {
+        self.listener.in_speech()
+    }
+
     /// What the detector makes of a block of microphone audio; each event
     /// then goes through [`Service::event`] (which transcribes utterances),
     /// so that a caller can say "processing" before the wait.

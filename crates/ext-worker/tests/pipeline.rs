@@ -1,0 +1,151 @@
+//! The worker's conversation, natively: microphone blocks in, `listening`,
+//! `wake`, `command`, `status` and `error` out, with the committed random
+//! tiny model. The session's clock is the audio heard, so timeouts are
+//! tested by feeding silence, not by waiting.
+
+use ext_worker::pipeline::{Control, ListenSettings, Pipeline};
+use ext_worker::session::VoiceSettings;
+use ext_worker::{audio, Engine, ModelFiles, Projection, TranscribeOptions};
+use serde_json::Value;
+use std::path::Path;
+
+fn model() -> ModelFiles {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference/models/tiny-random");
+    ModelFiles::from_dir(&dir).unwrap()
+}
+
+fn speech() -> Vec<f32> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/reference/audio/speech.wav"
+    );
+    audio::to_16k(&audio::read_wav(&std::fs::read(path).unwrap()).unwrap()).unwrap()
+}
+
+fn loaded() -> Pipeline {
+    let mut p = Pipeline::new();
+    let ready = p.load(model(), false);
+    assert_eq!(ready["state"], "ready", "{ready}");
+    p
+}
+
+fn feed(p: &mut Pipeline, samples: &[f32], rate: u32) -> Vec<Value> {
+    let mut out = Vec::new();
+    for block in samples.chunks(128) {
+        p.audio(block, rate, &mut |m| out.push(m));
+    }
+    out
+}
+
+fn of<'a>(messages: &'a [Value], kind: &str) -> Vec<&'a Value> {
+    messages.iter().filter(|m| m["type"] == kind).collect()
+}
+
+fn settings(wake_word: bool, timeout_ms: f64) -> Control {
+    Control::Configure {
+        settings: ListenSettings {
+            voice: VoiceSettings {
+                wake_word_enabled: wake_word,
+                active_timeout_ms: timeout_ms,
+                ..VoiceSettings::default()
+            },
+            ..ListenSettings::default()
+        },
+    }
+}
+
+fn spoken() -> Vec<f32> {
+    [vec![0.0; 8_000], speech(), vec![0.0; 24_000]].concat()
+}
+
+#[test]
+fn without_the_wake_word_an_utterance_is_a_command_transcribed_with_the_tabs_vocabulary() {
+    let mut p = loaded();
+    p.control(settings(false, 20_000.0));
+    p.control(Control::Vocabulary {
+        prompt: "YouTube, GitHub".into(),
+    });
+    p.control(Control::Echo { audio: true });
+    let out = feed(&mut p, &spoken(), 16_000);
+    assert_eq!(of(&out, "listening").len(), 1);
+    let processing = out.iter().position(|m| m["state"] == "processing").unwrap();
+    let command = out.iter().position(|m| m["type"] == "command").unwrap();
+    assert!(
+        processing < command,
+        "processing is said before Whisper runs"
+    );
+    let command = &out[command];
+    assert_eq!(command["prompt"], "YouTube, GitHub");
+    // The tokens are Whisper's for exactly the samples it was given.
+    let pcm: Vec<f32> = command["pcm"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap() as f32)
+        .collect();
+    let engine = Engine::load(&model(), Projection::Exact).unwrap();
+    let options = TranscribeOptions {
+        prompt: Some("YouTube, GitHub".into()),
+        max_tokens: Some(96),
+        audio_ctx: ext_worker::AudioCtx::Auto,
+    };
+    let expected = engine.transcribe(&pcm, &options).unwrap();
+    assert_eq!(
+        command["tokens"],
+        serde_json::to_value(&expected.tokens).unwrap()
+    );
+    // Levels every 100 ms of audio (in whole 128-sample blocks: 104 ms).
+    let levels = of(&out, "level");
+    assert_eq!(levels.len(), spoken().len() / 1_664);
+    assert!(levels.iter().any(|l| l["db"].as_f64().unwrap() > -40.0));
+}
+
+#[test]
+fn the_mic_button_takes_a_command_and_silence_past_the_timeout_goes_back_to_passive() {
+    let mut p = loaded();
+    p.control(settings(true, 2_000.0));
+    let out = p.control(Control::Trigger);
+    assert_eq!(out[0]["type"], "wake");
+    assert_eq!(out[0]["manual"], true);
+    // A command heard while active runs, whatever the random model says.
+    let out = feed(&mut p, &spoken(), 16_000);
+    assert_eq!(of(&out, "command").len(), 1, "{out:?}");
+    // Passive again: the same speech (not "hey fox") is ignored.
+    let out = feed(&mut p, &spoken(), 16_000);
+    assert!(of(&out, "command").is_empty());
+    assert_eq!(out.iter().filter(|m| m["ignored"] == true).count(), 1);
+    // Active, then nothing: back to passive after the timeout (2 s here),
+    // measured in audio heard, at 48 kHz as well.
+    p.control(Control::Trigger);
+    let out = feed(&mut p, &vec![0.0; 48_000], 48_000);
+    assert!(out.iter().all(|m| m["reason"] != "timeout"));
+    let out = feed(&mut p, &vec![0.0; 48_000 + 4_800], 48_000);
+    assert_eq!(out.iter().filter(|m| m["reason"] == "timeout").count(), 1);
+}
+
+#[test]
+fn bad_blocks_are_reported_and_listening_goes_on() {
+    let mut p = loaded();
+    p.control(settings(false, 20_000.0));
+    let mut out = Vec::new();
+    p.audio(&[0.0; 128], 0, &mut |m| out.push(m));
+    assert_eq!(out[0]["type"], "error", "{out:?}");
+    let out = feed(&mut p, &spoken(), 16_000);
+    assert_eq!(of(&out, "command").len(), 1);
+    // Stopping mid-utterance still answers it.
+    let mut p = loaded();
+    p.control(settings(false, 20_000.0));
+    feed(&mut p, &[vec![0.0; 8_000], speech()].concat(), 16_000);
+    let out = p.control(Control::Stop);
+    assert_eq!(of(&out, "command").len(), 1, "{out:?}");
+}
+
+#[test]
+fn without_a_model_an_utterance_is_a_clear_error() {
+    let mut p = Pipeline::new();
+    p.control(settings(false, 20_000.0));
+    let out = feed(&mut p, &spoken(), 16_000);
+    let errors = of(&out, "error");
+    assert_eq!(errors.len(), 1, "{out:?}");
+    assert_eq!(errors[0]["error"]["code"], "NO_MODEL");
+}
