@@ -247,6 +247,14 @@ fn ready(env: &Env, wake_word: bool) {
     assert_eq!(send(env, patch)["ok"], true);
 }
 
+/// The 16-kHz samples an event carries (`echo_audio`).
+fn echoed(event: &Value) -> Vec<f32> {
+    let samples = event["pcm"]
+        .as_array()
+        .expect("the event carries its samples");
+    samples.iter().map(|v| v.as_f64().unwrap() as f32).collect()
+}
+
 fn transcribe(samples: &[f32], prompt: &str) -> Value {
     let dir = std::env::temp_dir().join(format!("tw-voice-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -299,12 +307,7 @@ fn speech_through_the_audio_context_reaches_whisper_intact_and_runs_as_a_command
             .find(|e| e["type"] == "command" && e["answer"].is_object()))
     })
     .unwrap();
-    let pcm: Vec<f32> = command["pcm"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_f64().unwrap() as f32)
-        .collect();
+    let pcm = echoed(&command);
     // The file's samples inside what reached Whisper, to within one step
     // of 16-bit audio (Firefox's WAV decoder scales by 1/32767, not
     // 1/32768), with the detector's lead-in and tail of silence around.
@@ -378,12 +381,7 @@ fn at_48_khz_the_stream_reaching_whisper_is_resampled_to_16_khz_without_aliasing
         Ok(events(&env).into_iter().find(|e| e["pcm"].is_array()))
     })
     .unwrap();
-    let pcm: Vec<f32> = heard["pcm"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_f64().unwrap() as f32)
-        .collect();
+    let pcm = echoed(&heard);
     // The tone lasts 1 s: 16,000 samples at full level, within a frame.
     let loud = pcm.iter().filter(|s| s.abs() > 0.05).count();
     let expected_peaks = 16_000.0 * (1.0 - (0.05f64 / 0.3).asin() / std::f64::consts::FRAC_PI_2);

@@ -175,7 +175,13 @@ fn render_entry(view: &EntryView) -> Element {
 async fn run(message: Value) {
     set_status(&t("statusThinking", "Thinking…"));
     let answer = ask(&message).await;
-    let view = answer_view(&message, &answer);
+    show_answer(&message, &answer);
+}
+
+/// A command's answer (typed or spoken): the status line, and the entry on
+/// top of the conversation.
+fn show_answer(message: &Value, answer: &Value) {
+    let view = answer_view(message, answer);
     set_status(&if view.ok {
         t("statusDone", "Done")
     } else {

@@ -229,16 +229,19 @@ impl Pipeline {
     /// way the session looks for); while taking a command, with the tabs'
     /// vocabulary.
     fn listen(&mut self) {
-        let expects_command = self.session.expects_command();
-        let prompt = if expects_command {
+        self.service.handle(Request::Listen {
+            expects_command: self.session.expects_command(),
+            prompt: Some(self.prompt()),
+        });
+    }
+
+    /// What the next utterance is transcribed with.
+    fn prompt(&self) -> String {
+        if self.session.expects_command() {
             self.vocabulary.clone()
         } else {
             self.session.settings().wake_phrase.clone()
-        };
-        self.service.handle(Request::Listen {
-            expects_command,
-            prompt: Some(prompt),
-        });
+        }
     }
 
     /// The service's answer to a request that may carry detector events.
@@ -260,12 +263,8 @@ impl Pipeline {
 
     fn utterance(&mut self, event: &Value) -> Value {
         let heard = event["text"].as_str().unwrap_or_default().to_string();
-        let was_active = self.session.expects_command();
-        let prompt = if was_active {
-            self.vocabulary.clone()
-        } else {
-            self.session.settings().wake_phrase.clone()
-        };
+        // The prompt it was transcribed with, before the session moves on.
+        let prompt = self.prompt();
         let outcome = self.session.heard(&heard, self.speech_started_ms);
         self.listen();
         let mut message = match outcome {

@@ -171,11 +171,9 @@ impl Voice {
     }
 
     fn configure(&self, settings: &Value) {
-        if let Some(worker) = self.worker.borrow().as_ref() {
-            let mut message = settings.clone();
-            message["type"] = "configure".into();
-            let _ = worker.post_message(&to_js(&message));
-        }
+        let mut message = settings.clone();
+        message["type"] = "configure".into();
+        self.post(&message);
     }
 
     fn post(&self, message: &Value) {

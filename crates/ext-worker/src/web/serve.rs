@@ -68,14 +68,7 @@ fn handle(pipeline: &Rc<RefCell<Pipeline>>, data: JsValue) {
             });
         }
         _ => {
-            let control = JSON::stringify(&data)
-                .ok()
-                .and_then(|s| s.as_string())
-                .ok_or_else(|| Error::args("the message is not JSON"))
-                .and_then(|text| {
-                    serde_json::from_str::<Control>(&text)
-                        .map_err(|e| Error::args(format!("bad message: {e}")))
-                });
+            let control = request::<Control>(&data);
             match control {
                 Ok(control) => pipeline
                     .borrow_mut()
