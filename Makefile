@@ -59,12 +59,14 @@ run: xpi test-tools
 	cargo run --quiet -p tab-whisperer --bin demo
 
 ## Figures, measured side by side in one run (no thresholds, nothing asserted):
-## the interpreter; Whisper natively, ours next to candle-transformers'; and
+## the interpreter; the popup; the voice pipeline in Firefox (latency, idle
+## CPU, worker memory); Whisper natively, ours next to candle-transformers'; and
 ## Whisper as wasm in a Firefox worker. BENCH_SIZES="tiny" skips base.
 BENCH_SIZES ?= tiny base
 bench: xpi test-tools
 	cargo bench -p ext-core --bench interpret
 	cargo run --quiet --release -p tab-whisperer --bin popup_bench
+	cargo run --quiet --release -p tab-whisperer --bin voice_bench
 	TW_BENCH_SIZES="$(BENCH_SIZES)" cargo bench -p ext-worker --bench whisper
 	for size in $(BENCH_SIZES); do \
 	  TW_BENCH_SIZE=$$size WASM_BINDGEN_TEST_TIMEOUT=900 \

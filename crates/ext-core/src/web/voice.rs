@@ -340,7 +340,11 @@ impl Voice {
         self.remember(message);
     }
 
-    fn remember(&self, event: Value) {
+    /// Keeps an event for `voice_status`, stamped with when it reached
+    /// the background (ms since the epoch: `make bench` times the path from
+    /// "processing" to the command's answer with it), and passes it on.
+    fn remember(&self, mut event: Value) {
+        event["at_ms"] = js_sys::Date::now().into();
         let mut recent = self.recent.borrow_mut();
         if recent.len() == RECENT {
             recent.pop_front();
@@ -462,6 +466,7 @@ impl Voice {
                     "source": answer["source"],
                     "load_ms": answer["load_ms"],
                     "shape": answer["model"],
+                    "memory_bytes": answer["memory_bytes"],
                 })
             }
             _ if answer["ok"] == false => answer,

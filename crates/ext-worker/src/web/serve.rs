@@ -23,10 +23,25 @@ fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
 }
 
-fn post(message: Value) {
+fn post(mut message: Value) {
+    // What the worker holds once a model is loaded, and after each
+    // utterance: for the options page and `make bench`.
+    if message["state"] == "ready" || message["type"] == "command" {
+        message["memory_bytes"] = memory_bytes().into();
+    }
     let value = JSON::parse(&message.to_string()).unwrap_or(JsValue::NULL);
     // Posting a plain object cannot fail.
     let _ = scope().post_message(&value);
+}
+
+/// The size of the worker's wasm memory (which only grows: its peak).
+fn memory_bytes() -> f64 {
+    wasm_bindgen::memory()
+        .unchecked_into::<js_sys::WebAssembly::Memory>()
+        .buffer()
+        .unchecked_into::<js_sys::ArrayBuffer>()
+        .byte_length()
+        .into()
 }
 
 fn get(data: &JsValue, key: &str) -> JsValue {

@@ -1,0 +1,255 @@
+//! `make bench`: the voice pipeline in headless Firefox with the built
+//! add-on, on a full-size random tiny model (downloaded from a local server
+//! and quantized to q8_0 in the worker, as a person's first install is):
+//!
+//! - latency from the detector's end of a 3-s command to the command's
+//!   answer (transcription, then the interpreter), with Whisper's share;
+//! - CPU of all Firefox processes while listening to silence, next to the
+//!   same browser not listening, over the same wall time;
+//! - the speech worker's memory with the model loaded.
+//!
+//! Figures only; nothing is asserted. A random model decodes gibberish up
+//! to the 96-token cap, so latency is also given per token and for an
+//! 8-token command.
+
+use ext_worker::random::{voiced, Dims};
+use serde_json::{json, Value};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+use tab_whisperer::{wait_for, Firefox, PageServer, Result};
+
+const RUNS: usize = 5;
+const IDLE: Duration = Duration::from_secs(10);
+const TOKENIZER: &[u8] = include_bytes!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/crates/ext-worker/tests/reference/models/tiny-random/tokenizer.json"
+));
+
+fn wav16(samples: &[f32]) -> Vec<u8> {
+    let data: Vec<u8> = samples
+        .iter()
+        .flat_map(|s| ((s.clamp(-1.0, 1.0) * 32767.0) as i16).to_le_bytes())
+        .collect();
+    let mut out = Vec::new();
+    out.extend_from_slice(b"RIFF");
+    out.extend_from_slice(&(36 + data.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"WAVEfmt ");
+    for field in [16u32, 1 | (1 << 16), 16_000, 32_000, 2 | (16 << 16)] {
+        out.extend_from_slice(&field.to_le_bytes());
+    }
+    out.extend_from_slice(b"data");
+    out.extend_from_slice(&(data.len() as u32).to_le_bytes());
+    out.extend_from_slice(&data);
+    out
+}
+
+/// CPU seconds used so far by every process descended from this one
+/// (geckodriver, Firefox and its content, extension and media processes).
+fn descendants_cpu_seconds() -> f64 {
+    let me = std::process::id();
+    let mut parent = std::collections::HashMap::new();
+    let mut ticks = std::collections::HashMap::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // Fields after the parenthesized command name.
+        let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else {
+            continue;
+        };
+        let f: Vec<&str> = rest.split_whitespace().collect();
+        let num = |i: usize| f.get(i).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+        parent.insert(pid, num(1) as u32);
+        ticks.insert(pid, num(11) + num(12));
+    }
+    let descends = |mut pid: u32| {
+        while let Some(&p) = parent.get(&pid) {
+            if p == me {
+                return true;
+            }
+            if p <= 1 {
+                return false;
+            }
+            pid = p;
+        }
+        false
+    };
+    let total: u64 = ticks
+        .iter()
+        .filter(|(&pid, _)| descends(pid))
+        .map(|(_, t)| t)
+        .sum();
+    total as f64 / 100.0
+}
+
+fn cpu_share_over(wall: Duration) -> f64 {
+    let before = descendants_cpu_seconds();
+    std::thread::sleep(wall);
+    (descendants_cpu_seconds() - before) / wall.as_secs_f64()
+}
+
+fn send(ff: &Firefox, message: Value) -> Result<Value> {
+    ff.send(&message)
+}
+
+fn run() -> Result<()> {
+    let dims = Dims::TINY;
+    let weights = dims
+        .safetensors(7)
+        .map_err(|e| tab_whisperer::Error::Io(e.to_string()))?;
+    // 0.5 s of quiet, a 3-s command, 1.5 s of quiet; and 30 s of quiet.
+    let quiet = |s: f32| vec![0.0f32; (s * 16_000.0) as usize];
+    let command = [quiet(0.5), voiced(3.0), quiet(1.5)].concat();
+    let files = vec![
+        ("/tiny/config.json".to_string(), dims.config_json()),
+        ("/tiny/tokenizer.json".to_string(), TOKENIZER.to_vec()),
+        ("/tiny/model.safetensors".to_string(), weights),
+        ("/command.wav".to_string(), wav16(&command)),
+        ("/silence.wav".to_string(), wav16(&quiet(30.0))),
+    ];
+    let pages = PageServer::with_files(files)?;
+    let mut ff = Firefox::headless()?;
+
+    let start = Instant::now();
+    let install = json!({ "type": "model_install", "model": "bench-tiny", "url": pages.url("/tiny/"), "quantize": true });
+    let installed = send(&ff, install)?;
+    if installed["ok"] != true {
+        return Err(tab_whisperer::Error::Script(format!(
+            "install: {installed}"
+        )));
+    }
+    let install_s = start.elapsed().as_secs_f64();
+    // Wasm memory only grows: after the first install it holds the
+    // download and the quantization; a restarted background loads the
+    // kept q8_0 files only.
+    ff.reload_extension()?;
+    let start = Instant::now();
+    let reloaded = send(
+        &ff,
+        json!({ "type": "model_install", "model": "bench-tiny" }),
+    )?;
+    let reload_s = start.elapsed().as_secs_f64();
+    send(
+        &ff,
+        json!({ "type": "set_settings", "settings": { "voice": { "wakeWordEnabled": false } } }),
+    )?;
+
+    let mib = |v: &Value| v["memory_bytes"].as_f64().unwrap_or(0.0) / 1048576.0;
+    println!("\nvoice pipeline: headless Firefox ESR, the release .xpi, full-size random tiny model (q8_0, quantized in the worker)");
+    println!(
+        "first install (download from 127.0.0.1, quantize, keep, load): {install_s:.1} s, worker memory {:.0} MiB",
+        mib(&installed)
+    );
+    println!(
+        "after a restart (load from the {}): {reload_s:.1} s, worker memory {:.0} MiB",
+        reloaded["source"].as_str().unwrap_or("?"),
+        mib(&reloaded)
+    );
+
+    let mut rows = Vec::new();
+    for _ in 0..RUNS {
+        // Events are stamped with the browser's clock, the same as ours.
+        let run_start = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0.0, |d| d.as_secs_f64() * 1000.0);
+        let answer = send(
+            &ff,
+            json!({ "type": "voice_start", "audio_url": pages.url("/command.wav"), "sample_rate": 16000 }),
+        )?;
+        if answer["ok"] != true {
+            return Err(tab_whisperer::Error::Script(format!(
+                "voice_start: {answer}"
+            )));
+        }
+        let events = wait_for(Duration::from_secs(120), "the command's answer", || {
+            let status = send(&ff, json!({ "type": "voice_status" }))?;
+            let events = status["events"].as_array().cloned().unwrap_or_default();
+            let done = events.iter().any(|e| {
+                e["type"] == "command"
+                    && e["answer"].is_object()
+                    && e["at_ms"].as_f64().is_some_and(|t| t > run_start)
+            });
+            Ok(done.then_some(events))
+        })?;
+        send(&ff, json!({ "type": "voice_stop" }))?;
+        let processing = events
+            .iter()
+            .rev()
+            .find(|e| e["state"] == "processing")
+            .and_then(|e| e["at_ms"].as_f64())
+            .unwrap_or(f64::NAN);
+        let command = events
+            .iter()
+            .rev()
+            .find(|e| e["type"] == "command")
+            .cloned()
+            .unwrap_or_default();
+        let done = command["at_ms"].as_f64().unwrap_or(f64::NAN);
+        let t = &command["timings"];
+        let tokens = command["tokens"].as_array().map_or(0, Vec::len) as f64;
+        let (mel, encoder, decoder) = (
+            t["mel"].as_f64().unwrap_or(0.0),
+            t["encoder"].as_f64().unwrap_or(0.0),
+            t["decoder"].as_f64().unwrap_or(0.0),
+        );
+        rows.push((
+            done - processing,
+            mel,
+            encoder,
+            decoder,
+            tokens,
+            command["memory_bytes"].as_f64().unwrap_or(0.0),
+        ));
+    }
+    println!("end of speech detected → command answered, {RUNS} runs of a 3-s command (the 700-ms end-of-command pause comes before this):");
+    println!(
+        "{:>10} {:>8} {:>9} {:>9} {:>7} {:>10} {:>16} {:>12}",
+        "total ms",
+        "mel ms",
+        "encoder",
+        "decoder",
+        "tokens",
+        "ms/token",
+        "8-token total ms",
+        "memory MiB"
+    );
+    for (total, mel, encoder, decoder, tokens, memory) in &rows {
+        let per_token = decoder / tokens.max(1.0);
+        let eight = total - decoder + per_token * 8.0;
+        println!(
+            "{total:>10.0} {mel:>8.0} {encoder:>9.0} {decoder:>9.0} {tokens:>7.0} {per_token:>10.1} {eight:>16.0} {:>12.0}",
+            memory / 1048576.0
+        );
+    }
+
+    // Idle CPU: the same browser, not listening, then listening to silence.
+    let not_listening = cpu_share_over(IDLE);
+    send(
+        &ff,
+        json!({ "type": "voice_start", "audio_url": pages.url("/silence.wav"), "sample_rate": 48000 }),
+    )?;
+    let listening = cpu_share_over(IDLE);
+    send(&ff, json!({ "type": "voice_stop" }))?;
+    println!(
+        "CPU of all Firefox processes over {} s: {:.1}% of a core not listening, {:.1}% listening to silence at 48 kHz (+{:.1} points)",
+        IDLE.as_secs(),
+        not_listening * 100.0,
+        listening * 100.0,
+        (listening - not_listening) * 100.0
+    );
+    println!("(one speech worker: the two-worker setup is not built yet)");
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("voice_bench: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
