@@ -255,7 +255,7 @@ fn echoed(event: &Value) -> Vec<f32> {
     samples.iter().map(|v| v.as_f64().unwrap() as f32).collect()
 }
 
-fn transcribe(samples: &[f32], prompt: &str) -> Value {
+fn transcribe(samples: &[f32], prompt: &str, max_tokens: usize) -> Value {
     let dir = std::env::temp_dir().join(format!("tw-voice-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let audio = dir.join("heard.wav");
@@ -274,7 +274,8 @@ fn transcribe(samples: &[f32], prompt: &str) -> Value {
     .arg(model_dir())
     .arg("--audio")
     .arg(&audio)
-    .args(["--json", "--max-tokens", "96", "--audio-ctx", "auto"]);
+    .args(["--json", "--audio-ctx", "auto", "--max-tokens"])
+    .arg(max_tokens.to_string());
     if !prompt.trim().is_empty() {
         cmd.args(["--prompt", prompt]);
     }
@@ -340,9 +341,23 @@ fn speech_through_the_audio_context_reaches_whisper_intact_and_runs_as_a_command
     );
 
     // Exactly the tokens the transcribe binary gives for those samples.
-    let expected = transcribe(&pcm, command["prompt"].as_str().unwrap_or_default());
+    let prompt = command["prompt"].as_str().unwrap_or_default();
+    let expected = transcribe(&pcm, prompt, 96);
     assert_eq!(command["tokens"], expected["tokens"], "{command:#}");
     assert!(!command["tokens"].as_array().unwrap().is_empty());
+
+    // While it was spoken, a live transcript of the speech so far (the
+    // latest is kept): Whisper's for a prefix of the same samples.
+    let partial = events(&env)
+        .into_iter()
+        .find(|e| e["type"] == "partial")
+        .expect("a live transcript while speaking");
+    assert!(partial["at_ms"].as_f64() < command["at_ms"].as_f64());
+    let heard_so_far = echoed(&partial);
+    assert!(heard_so_far.len() >= 16_000 && heard_so_far.len() < pcm.len());
+    assert_eq!(&pcm[..heard_so_far.len()], &heard_so_far[..]);
+    let expected = transcribe(&heard_so_far, prompt, 32);
+    assert_eq!(partial["tokens"], expected["tokens"], "{partial:#}");
 
     // And it ran: the log's only entry is the command, under what was
     // heard (the log shortens long commands).

@@ -118,6 +118,21 @@ pub fn voice_status_key(event: &Value) -> Option<&'static str> {
     })
 }
 
+/// What the live transcript line shows after a voice event: the words
+/// heard so far of a command being spoken (`Some(text)`), cleared once the
+/// utterance is over (`Some("")`), or left as it is (`None`).
+pub fn live_transcript(event: &Value) -> Option<String> {
+    match event["type"].as_str()? {
+        "partial" => Some(format!(
+            "{}…",
+            event["text"].as_str().unwrap_or_default().trim()
+        )),
+        "command" | "wake" | "error" => Some(String::new()),
+        "status" if event["state"] != "processing" => Some(String::new()),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -202,5 +217,27 @@ mod tests {
         );
         assert_eq!(key(json!({"type": "level", "db": -20})), None);
         assert_eq!(key(json!({"nonsense": 1})), None);
+    }
+
+    #[test]
+    fn the_live_transcript_shows_while_speaking_and_clears_after() {
+        let shown = |e: Value| live_transcript(&e);
+        assert_eq!(
+            shown(json!({"type": "partial", "text": " close the "})),
+            Some("close the…".into())
+        );
+        assert_eq!(shown(json!({"type": "level", "db": -30.0})), None);
+        assert_eq!(
+            shown(json!({"type": "status", "state": "processing"})),
+            None
+        );
+        assert_eq!(
+            shown(json!({"type": "command", "text": "close the tabs"})),
+            Some(String::new())
+        );
+        assert_eq!(
+            shown(json!({"type": "status", "state": "passive", "ignored": true})),
+            Some(String::new())
+        );
     }
 }

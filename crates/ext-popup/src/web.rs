@@ -2,7 +2,7 @@
 
 use crate::input::{message_for, History};
 use crate::settings::{display, field_value, patch_for, value_at};
-use crate::view::{answer_view, log_view, voice_status_key, EntryView};
+use crate::view::{answer_view, live_transcript, log_view, voice_status_key, EntryView};
 use js_sys::{Promise, JSON};
 use serde_json::{json, Value};
 use std::cell::RefCell;
@@ -251,6 +251,14 @@ fn show_listening(mic: &Element, listening: bool) {
 }
 
 fn voice_event(event: &Value) {
+    if let (Some(line), Some(text)) = (by_id("heard"), live_transcript(event)) {
+        line.set_text_content(Some(&text));
+        let _ = if text.is_empty() {
+            line.set_attribute("hidden", "")
+        } else {
+            line.remove_attribute("hidden")
+        };
+    }
     match event["type"].as_str() {
         Some("level") => {
             if let (Some(level), Some(db)) = (by_id("level"), event["db"].as_f64()) {

@@ -56,6 +56,15 @@ impl Listener {
         self.vad.in_speech()
     }
 
+    /// The 16-kHz audio of the utterance under way (empty between them).
+    pub fn current(&self) -> &[f32] {
+        if self.vad.in_speech() {
+            self.vad.current()
+        } else {
+            &[]
+        }
+    }
+
     /// Feeds one block of mono samples at `rate` Hz.
     pub fn push(&mut self, block: &[f32], rate: u32) -> Result<Vec<VadEvent>> {
         if self.resampler.as_ref().is_none_or(|(r, _)| *r != rate) {

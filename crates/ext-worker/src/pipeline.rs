@@ -1,6 +1,6 @@
 //! The speech worker's conversation with the background page: microphone
-//! blocks in; `status`, `listening`, `wake`, `command` and `error` out (the
-//! messages of the voice server this replaces). The [`Service`] turns audio
+//! blocks in; `status`, `listening`, `wake`, `partial`, `command` and
+//! `error` out (the messages of the voice server this replaces). The [`Service`] turns audio
 //! into transcribed utterances; the [`VoiceSession`] decides which of them
 //! are commands. Pure logic: the browser binding only converts messages.
 
@@ -74,7 +74,13 @@ pub struct Pipeline {
     /// When the utterance under way began: it is judged as of then, so
     /// a command begun in time is not lost to the timeout while spoken.
     speech_started_ms: f64,
+    /// How much of the utterance under way the last live transcript
+    /// covered, in samples.
+    partial_samples: usize,
 }
+
+/// How often a live transcript of a command is redone while it is spoken.
+pub const PARTIAL_EVERY_MS: usize = 1_000;
 
 /// How often the input level is reported (the popup's live meter).
 pub const LEVEL_MS: f64 = 100.0;
@@ -95,6 +101,7 @@ impl Pipeline {
             level: (0.0, 0),
             echo_audio: false,
             speech_started_ms: 0.0,
+            partial_samples: 0,
         };
         pipeline.listen();
         pipeline
@@ -197,6 +204,7 @@ impl Pipeline {
             let mut echo = None;
             if event == VadEvent::SpeechStarted {
                 self.speech_started_ms = self.heard_ms;
+                self.partial_samples = 0;
             }
             if let VadEvent::Utterance(pcm) = &event {
                 post(json!({ "type": "status", "state": "processing" }));
@@ -209,6 +217,28 @@ impl Pipeline {
                 }
                 post(message);
             }
+        }
+        self.live_transcript(post);
+    }
+
+    /// Every second of a command being spoken, what Whisper makes of it so
+    /// far (`partial`), for the popup. Only for commands: passive speech is
+    /// mostly not meant for us, and transcribing it all live would keep a
+    /// core busy.
+    fn live_transcript(&mut self, post: &mut dyn FnMut(Value)) {
+        let heard = self.service.current().len();
+        if !self.session.settings().live_transcript
+            || !self.session.expects_command()
+            || heard < self.partial_samples + PARTIAL_EVERY_MS * 16
+        {
+            return;
+        }
+        self.partial_samples = heard;
+        if let Some(mut message) = self.service.partial() {
+            if self.echo_audio {
+                message["pcm"] = self.service.current().to_vec().into();
+            }
+            post(message);
         }
     }
 

@@ -47,6 +47,10 @@ pub enum Request {
 /// or confused model must not decode 224 tokens of noise.
 const UTTERANCE_TOKENS: usize = 96;
 
+/// Longest live transcript: it is redone every second while someone
+/// speaks, so it must stay cheap.
+const PARTIAL_TOKENS: usize = 32;
+
 #[derive(Default)]
 pub struct Service {
     engine: Option<Engine>,
@@ -79,6 +83,34 @@ impl Service {
     /// Whether an utterance is under way.
     pub fn in_speech(&self) -> bool {
         self.listener.in_speech()
+    }
+
+    /// The 16-kHz audio of the utterance under way (empty between them).
+    pub fn current(&self) -> &[f32] {
+        self.listener.current()
+    }
+
+    /// A live transcript of the utterance under way: `partial`, with what
+    /// Whisper makes of it so far. None between utterances or without a
+    /// model: a live transcript is a courtesy, and the final one reports
+    /// any error.
+    pub fn partial(&self) -> Option<Value> {
+        let pcm = self.listener.current();
+        if pcm.is_empty() {
+            return None;
+        }
+        let options = TranscribeOptions {
+            prompt: self.prompt.clone(),
+            max_tokens: Some(PARTIAL_TOKENS),
+            audio_ctx: AudioCtx::Auto,
+        };
+        let heard = self.engine().ok()?.transcribe(pcm, &options).ok()?;
+        Some(json!({
+            "type": "partial",
+            "text": heard.text.trim(),
+            "tokens": heard.tokens,
+            "seconds": heard.audio_seconds,
+        }))
     }
 
     /// What the detector makes of a block of microphone audio; each event

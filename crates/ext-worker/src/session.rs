@@ -19,6 +19,9 @@ pub struct VoiceSettings {
     pub wake_phrase: String,
     /// How long "hey fox" alone keeps listening for the command.
     pub active_timeout_ms: f64,
+    /// Show what is heard of a command while it is spoken (a transcript
+    /// redone every second: costs a core's share on a slow machine).
+    pub live_transcript: bool,
 }
 
 impl Default for VoiceSettings {
@@ -27,6 +30,7 @@ impl Default for VoiceSettings {
             wake_word_enabled: true,
             wake_phrase: "hey fox".into(),
             active_timeout_ms: 20_000.0,
+            live_transcript: true,
         }
     }
 }

@@ -149,3 +149,72 @@ fn without_a_model_an_utterance_is_a_clear_error() {
     assert_eq!(errors.len(), 1, "{out:?}");
     assert_eq!(errors[0]["error"]["code"], "NO_MODEL");
 }
+
+fn samples(message: &Value) -> Vec<f32> {
+    message["pcm"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap() as f32)
+        .collect()
+}
+
+#[test]
+fn a_command_being_spoken_is_transcribed_live_every_second() {
+    let mut p = loaded();
+    p.control(settings(false, 20_000.0));
+    p.control(Control::Vocabulary {
+        prompt: "YouTube".into(),
+    });
+    p.control(Control::Echo { audio: true });
+    let out = feed(&mut p, &spoken(), 16_000);
+    let command = out.iter().position(|m| m["type"] == "command").unwrap();
+    let partials = of(&out, "partial");
+    // 2.2 s of speech: live transcripts after its first and second second.
+    assert_eq!(partials.len(), 2, "{out:?}");
+    let engine = Engine::load(&model(), Projection::Exact).unwrap();
+    let whole = samples(&out[command]);
+    let mut last = 0;
+    for partial in &partials {
+        let at = out.iter().position(|m| m == *partial).unwrap();
+        assert!(at < command, "live text comes while speaking");
+        // Each is Whisper's transcript of the utterance so far, with the
+        // vocabulary prompt and a short token budget.
+        let pcm = samples(partial);
+        assert!(pcm.len() >= last + 16_000, "a second apart");
+        last = pcm.len();
+        assert_eq!(&whole[..pcm.len()], &pcm[..], "a prefix of the command");
+        let options = TranscribeOptions {
+            prompt: Some("YouTube".into()),
+            max_tokens: Some(32),
+            audio_ctx: ext_worker::AudioCtx::Auto,
+        };
+        let expected = engine.transcribe(&pcm, &options).unwrap();
+        assert_eq!(
+            partial["tokens"],
+            serde_json::to_value(&expected.tokens).unwrap()
+        );
+        assert_eq!(partial["text"], expected.text.trim());
+    }
+}
+
+#[test]
+fn no_live_transcript_while_waiting_for_the_wake_word_or_when_turned_off() {
+    let mut p = loaded();
+    p.control(settings(true, 20_000.0));
+    let out = feed(&mut p, &spoken(), 16_000);
+    assert!(of(&out, "partial").is_empty());
+    p.control(Control::Configure {
+        settings: ListenSettings {
+            voice: VoiceSettings {
+                wake_word_enabled: false,
+                live_transcript: false,
+                ..VoiceSettings::default()
+            },
+            ..ListenSettings::default()
+        },
+    });
+    let out = feed(&mut p, &spoken(), 16_000);
+    assert_eq!(of(&out, "command").len(), 1);
+    assert!(of(&out, "partial").is_empty());
+}

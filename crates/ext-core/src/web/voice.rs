@@ -284,6 +284,11 @@ impl Voice {
                 });
                 self.remember(message);
             }
+            "partial" => {
+                // Only the latest live transcript is worth keeping.
+                self.recent.borrow_mut().retain(|e| e["type"] != "partial");
+                self.remember(message);
+            }
             "status" => {
                 match message["state"].as_str() {
                     Some("processing") => self.set_badge(Badge::Processing),
