@@ -477,3 +477,177 @@ fn passive_listening_ignores_speech_without_the_wake_word_and_the_mic_button_ski
         .any(|e| e["type"] == "wake" && e["manual"] == true));
     send(&env, json!({ "type": "voice_stop" }));
 }
+
+/// Runs `script` in the options page and answers its value.
+fn on_options(env: &Env, page: &str, script: &str) -> Value {
+    env.ff
+        .with_window(page, |session| session.execute(script, &[]))
+        .unwrap()
+}
+
+/// Waits for the options page's model status to change from `before`;
+/// answers the new text.
+fn model_status(env: &Env, page: &str, before: &str) -> String {
+    wait_for(HEARD, "the model status to change", || {
+        let now = on_options(
+            env,
+            page,
+            "return document.getElementById('model-status').textContent;",
+        );
+        Ok(now
+            .as_str()
+            .filter(|s| *s != before && !s.ends_with('…') && !s.contains('%'))
+            .map(String::from))
+    })
+    .unwrap()
+}
+
+/// The installed list as the options page shows it: (name, in use).
+fn shown_models(env: &Env, page: &str) -> Vec<(String, bool)> {
+    let shown = on_options(
+        env,
+        page,
+        "return [...document.querySelectorAll('#installed-models li[data-model]')]
+            .map(li => [li.dataset.model, !!li.querySelector('.in-use')]);",
+    );
+    serde_json::from_value(shown).unwrap()
+}
+
+#[test]
+fn the_options_page_downloads_quantizes_imports_and_removes_models() {
+    let env = start_voice();
+    let page = env.ff.open_extension_page("options.html").unwrap();
+    env.ff
+        .with_window(&page, |s| s.set_window_size(900, 1600))
+        .unwrap();
+    wait_for(LOAD, "the empty list", || {
+        let text = on_options(
+            &env,
+            &page,
+            "return document.getElementById('installed-models').textContent;",
+        );
+        Ok((text == "No model installed yet.").then_some(()))
+    })
+    .unwrap();
+
+    // Nothing chosen: Download says what to do first.
+    env.ff
+        .with_window(&page, |s| s.click(&s.find("#model-download")?))
+        .unwrap();
+    let said = model_status(&env, &page, "");
+    assert_eq!(said, "Choose a speech model first.");
+
+    // Tiny (English) from the local server, quantized as the setting says.
+    env.ff
+        .with_window(&page, |s| {
+            s.execute(
+                "const m = document.querySelector(\"[data-setting='speechModel']\");
+                 m.value = 'tiny.en'; m.dispatchEvent(new Event('change', { bubbles: true }));
+                 return null;",
+                &[],
+            )?;
+            s.send_keys(&s.find("#model-url")?, &env.pages.url("/good/"))?;
+            s.click(&s.find("#model-download")?)
+        })
+        .unwrap();
+    let said = model_status(&env, &page, &said);
+    assert_eq!(said, "Installed and in use: tiny.en (download)");
+    assert_eq!(shown_models(&env, &page), vec![("tiny.en".into(), true)]);
+    // The bar ends full: the last file, all of it.
+    let bar = on_options(
+        &env,
+        &page,
+        "const b = document.getElementById('model-progress'); return [b.hidden, b.value, b.max];",
+    );
+    let size = model_file("model.safetensors").len();
+    assert_eq!(bar, json!([false, size, size]));
+    // Kept as 8-bit GGUF, not as the f32 file downloaded.
+    let kept = wait_for(LOAD, "the cache's keys", || {
+        let keys = env.ff.with_window(&page, |s| {
+            s.execute_async(
+                "const done = arguments[arguments.length - 1];
+                 caches.open('tab-whisperer-models').then(c => c.keys())
+                   .then(k => done(k.map(r => r.url.split('/').slice(-2).join('/'))), e => done(String(e)));",
+                &[],
+            )
+        })?;
+        Ok(keys.as_array().map(|_| keys.clone()))
+    })
+    .unwrap();
+    let mut kept: Vec<String> = serde_json::from_value(kept).unwrap();
+    kept.sort();
+    assert_eq!(
+        kept,
+        [
+            "tiny.en/config.json",
+            "tiny.en/model-q8_0.gguf",
+            "tiny.en/tokenizer.json"
+        ]
+    );
+    let status = send(&env, json!({ "type": "voice_status" }));
+    assert_eq!(status["model"], "tiny.en", "the quantized model loaded");
+
+    // Import: files from disk under a name. Missing files are named first.
+    let file = |name: &str| model_dir().join(name).display().to_string();
+    env.ff
+        .with_window(&page, |s| {
+            s.send_keys(&s.find("#import-name")?, "my-tiny")?;
+            s.send_keys(&s.find("#import-files")?, &file("config.json"))?;
+            s.click(&s.find("#model-import")?)
+        })
+        .unwrap();
+    let said = model_status(&env, &page, &said);
+    assert!(
+        said.contains("missing: tokenizer.json, the weights"),
+        "{said}"
+    );
+    env.ff
+        .with_window(&page, |s| {
+            let input = s.find("#import-files")?;
+            s.execute(
+                "document.getElementById('import-files').value = ''; return null;",
+                &[],
+            )?;
+            let all = [
+                file("config.json"),
+                file("tokenizer.json"),
+                file("model.safetensors"),
+            ];
+            s.send_keys(&input, &all.join("\n"))?;
+            s.click(&s.find("#model-import")?)
+        })
+        .unwrap();
+    let said = model_status(&env, &page, &said);
+    assert_eq!(said, "Installed and in use: my-tiny");
+    assert_eq!(
+        shown_models(&env, &page),
+        vec![("my-tiny".into(), true), ("tiny.en".into(), false)]
+    );
+    let chosen = on_options(
+        &env,
+        &page,
+        "return document.querySelector(\"[data-setting='speechModel']\").value;",
+    );
+    assert_eq!(chosen, "my-tiny", "an imported model is offered and chosen");
+    env.ff
+        .with_window(&page, |s| {
+            s.screenshot_png(
+                &Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("target/screenshots/options-models.png"),
+            )
+        })
+        .unwrap();
+
+    // Remove: gone from the list, and no model is in use any more.
+    env.ff
+        .with_window(&page, |s| {
+            s.click(&s.find("#installed-models li[data-model='my-tiny'] button.remove")?)
+        })
+        .unwrap();
+    let said = model_status(&env, &page, &said);
+    assert_eq!(said, "Removed: my-tiny");
+    assert_eq!(shown_models(&env, &page), vec![("tiny.en".into(), false)]);
+    assert_eq!(installed(&env), json!(["tiny.en"]));
+    let settings = send(&env, json!({ "type": "settings" }));
+    assert_eq!(settings["settings"]["speechModel"], "none");
+}

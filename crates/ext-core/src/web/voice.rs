@@ -339,7 +339,13 @@ impl Voice {
             .unwrap_or_default()
             .to_string();
         message["answer"] = answer;
-        if self.ports.borrow().is_empty() {
+        // Only an open popup shows the answer; an options page does not.
+        let popup_open = self
+            .ports
+            .borrow()
+            .iter()
+            .any(|p| get(p, "name").as_string().as_deref() == Some("popup"));
+        if !popup_open {
             super::notify(format!("“{text}”: {reply}")).await;
         }
         self.remember(message);

@@ -8,6 +8,8 @@ use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
+
+mod models;
 use wasm_bindgen_futures::{spawn_local, JsFuture};
 use web_sys::{Document, Element, Event, HtmlInputElement, HtmlSelectElement, KeyboardEvent};
 
@@ -208,18 +210,7 @@ fn start_voice() {
             });
         });
     }
-    let Ok(port) = runtime_connect(&JSON::parse(r#"{"name":"popup"}"#).unwrap_or(JsValue::NULL))
-    else {
-        return;
-    };
-    let on_message = Closure::<dyn Fn(JsValue)>::new(|message: JsValue| {
-        let text = JSON::stringify(&message)
-            .ok()
-            .and_then(|s| s.as_string())
-            .unwrap_or_default();
-        let Ok(message) = serde_json::from_str::<Value>(&text) else {
-            return;
-        };
+    connect("popup", |message| {
         if let Some(status) = message.get("status") {
             if let Some(mic) = by_id("mic") {
                 show_listening(&mic, status["listening"] == true);
@@ -228,6 +219,24 @@ fn start_voice() {
         }
         voice_event(&message["event"]);
     });
+}
+
+/// A long-lived port to the background, named `name`: `on_message` gets
+/// each message it posts (voice events, download progress) as JSON.
+fn connect(name: &str, on_message: impl Fn(Value) + 'static) {
+    let info = json!({ "name": name }).to_string();
+    let Ok(port) = runtime_connect(&JSON::parse(&info).unwrap_or(JsValue::NULL)) else {
+        return;
+    };
+    let on_message = Closure::<dyn Fn(JsValue)>::new(move |message: JsValue| {
+        let text = JSON::stringify(&message)
+            .ok()
+            .and_then(|s| s.as_string())
+            .unwrap_or_default();
+        if let Ok(message) = serde_json::from_str::<Value>(&text) {
+            on_message(message);
+        }
+    });
     let on_message_event =
         js_sys::Reflect::get(&port, &"onMessage".into()).unwrap_or(JsValue::NULL);
     if let Ok(add) = js_sys::Reflect::get(&on_message_event, &"addListener".into())
@@ -235,7 +244,7 @@ fn start_voice() {
     {
         let _ = add.call1(&on_message_event, on_message.as_ref());
     }
-    // Lives as long as the popup.
+    // Lives as long as the page.
     on_message.forget();
 }
 
@@ -412,6 +421,7 @@ fn start_options() {
     spawn_local(show_history());
     start_clear_history();
     start_settings();
+    models::start();
 }
 
 fn settings_status(text: &str, error: bool) {
