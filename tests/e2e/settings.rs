@@ -130,3 +130,98 @@ fn settings_save_apply_refuse_and_survive_a_restart() {
     assert_eq!(after["confirmThreshold"], 20, "{after}");
     assert_eq!(after["voice"]["wakeWordEnabled"], false, "{after}");
 }
+
+/// Clicks Test connection and waits for its answer.
+fn test_connection(session: &Session) -> String {
+    eval(
+        session,
+        "document.getElementById('llm-status').textContent = ''; return null;",
+    );
+    session.click(&session.find("#llm-test").unwrap()).unwrap();
+    wait_for(LOAD, "the connection test's answer", || {
+        let status = eval(
+            session,
+            "return document.getElementById('llm-status').textContent;",
+        );
+        Ok(status
+            .as_str()
+            .filter(|s| !s.is_empty() && !s.ends_with('…'))
+            .map(str::to_string))
+    })
+    .unwrap()
+}
+
+fn choose(session: &Session, path: &str, value: &str) {
+    let script = format!(
+        "const f = document.querySelector(\"{}\"); f.value = '{value}';
+         f.dispatchEvent(new Event('change', {{ bubbles: true }})); return null;",
+        field(path)
+    );
+    eval(session, &script);
+}
+
+#[test]
+fn test_connection_asks_the_language_model_server_for_its_models() {
+    let openai = br#"{"object":"list","data":[{"id":"small-model"},{"id":"big-model"}]}"#;
+    let ollama = br#"{"models":[{"name":"qwen2.5:0.5b"}]}"#;
+    let pages = tab_whisperer::PageServer::with_files(vec![
+        ("/v1/models".into(), openai.to_vec()),
+        ("/api/tags".into(), ollama.to_vec()),
+    ])
+    .unwrap();
+    // A port nothing listens on.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let env = start();
+    let page = env.ff.open_extension_page("options.html").unwrap();
+    env.ff
+        .with_window(&page, |session| {
+            session.set_window_size(900, 1600)?;
+            // Off: it says to choose a provider.
+            let said = test_connection(session);
+            assert!(said.contains("Choose a language-model provider"), "{said}");
+
+            choose(session, "llm.provider", "openai");
+            // Typed and not yet saved: the test uses what the fields show.
+            let base = session.find(&field("llm.baseUrl"))?;
+            session.send_keys(&base, &pages.url("/v1"))?;
+            let model = session.find(&field("llm.model"))?;
+            session.send_keys(&model, "small-model")?;
+            let said = test_connection(session);
+            assert_eq!(said, "Connected: 2 models, small-model among them.");
+
+            choose(session, "llm.provider", "ollama");
+            choose(session, "llm.baseUrl", &pages.url(""));
+            let said = test_connection(session);
+            assert_eq!(
+                said,
+                "Connected, but small-model is not among its 1 models."
+            );
+
+            choose(session, "llm.provider", "openai");
+            choose(session, "llm.baseUrl", &pages.url("/nothing-here"));
+            let said = test_connection(session);
+            assert!(
+                said.contains("answered 404") && said.contains("base URL"),
+                "{said}"
+            );
+
+            choose(
+                session,
+                "llm.baseUrl",
+                &format!("http://127.0.0.1:{closed}/v1"),
+            );
+            let said = test_connection(session);
+            assert!(said.starts_with("Could not reach"), "{said}");
+            let error = eval(
+                session,
+                "return document.getElementById('llm-status').className;",
+            );
+            assert_eq!(error, "error");
+            Ok(())
+        })
+        .unwrap();
+}

@@ -6,6 +6,7 @@ pub mod api;
 pub mod browser;
 pub mod error;
 pub mod interpret;
+pub mod llm;
 pub mod log;
 pub mod memory;
 pub mod model;

@@ -195,9 +195,12 @@ impl Settings {
                 crate::tools::clip(language, 20)
             )));
         }
-        if self.llm.provider != "off" && !self.llm.base_url.starts_with("http") {
+        // Empty is allowed, so a provider can be chosen before its
+        // address is typed ("Test connection" says what is missing).
+        let url = self.llm.base_url.trim();
+        if !(url.is_empty() || url.starts_with("http://") || url.starts_with("https://")) {
             return Err(ToolError::invalid(
-                "'llm.baseUrl' must be an http(s) address when a provider is on.",
+                "'llm.baseUrl' must be an http:// or https:// address.",
             ));
         }
         Ok(())
@@ -247,7 +250,7 @@ mod tests {
                 "must be none or a model name",
             ),
             (json!({"voice": {"wakePhrase": "  "}}), "1 to 40"),
-            (json!({"llm": {"provider": "openai"}}), "baseUrl"),
+            (json!({"llm": {"baseUrl": "localhost:11434"}}), "baseUrl"),
             (json!({"language": "English"}), "language code"),
             (json!({"colour": "red"}), "unknown field"),
             (json!("all"), "must be an object"),
@@ -259,6 +262,9 @@ mod tests {
             .merged(&json!({"llm": {"provider": "ollama", "baseUrl": "http://127.0.0.1:11434"}}))
             .unwrap();
         assert_eq!(ok.llm.provider, "ollama");
+        // A provider first, its address after.
+        let first = d.merged(&json!({"llm": {"provider": "openai"}})).unwrap();
+        assert_eq!(first.llm.base_url, "");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 mod api;
 mod firefox;
+mod llm;
 mod storage;
 mod voice;
 
@@ -11,7 +12,7 @@ use crate::api::Background;
 use crate::error::ToolError;
 use firefox::FirefoxBrowser;
 use js_sys::Promise;
-use serde_json::json;
+use serde_json::{json, Value};
 use std::rc::Rc;
 use storage::LocalStorage;
 use wasm_bindgen::prelude::*;
@@ -33,6 +34,19 @@ pub fn start() {
                     .unwrap_or_default();
                 if voice::Voice::handles(&kind) {
                     return Ok(api::to_js(&voice.handle(&kind, message).await));
+                }
+                if kind == "llm_test" {
+                    // The saved settings, with what the page shows over
+                    // them (a field may not have been saved yet).
+                    let saved = background.handle(json!({ "type": "settings" })).await;
+                    let mut llm = saved["settings"]["llm"].clone();
+                    let shown = js_sys::Reflect::get(&message, &"llm".into())
+                        .ok()
+                        .and_then(|v| api::to_json(&v).ok());
+                    if let (Some(llm), Some(Value::Object(shown))) = (llm.as_object_mut(), shown) {
+                        llm.extend(shown);
+                    }
+                    return Ok(api::to_js(&llm::test_connection(&llm).await));
                 }
                 let answer = match api::to_json(&message) {
                     Ok(msg) => background.handle(msg).await,

@@ -444,8 +444,17 @@ fn setting_fields() -> Vec<Element> {
 
 /// Shows `settings` in the fields.
 fn fill_settings(settings: &Value) {
+    fill_fields(settings, None);
+}
+
+/// Shows `settings` in the fields, or only in the one for `only`: after a
+/// save, the others may hold what is being typed and not yet saved.
+fn fill_fields(settings: &Value, only: Option<&str>) {
     for field in setting_fields() {
         let path = field.get_attribute("data-setting").unwrap_or_default();
+        if only.is_some_and(|only| only != path) {
+            continue;
+        }
         let Some(value) = value_at(settings, &path) else {
             continue;
         };
@@ -480,12 +489,12 @@ async fn save_setting(field: Element) {
     };
     if answer["ok"] == true {
         settings_status(&t("settingsSaved", "Saved."), false);
-        fill_settings(&answer["settings"]);
+        fill_fields(&answer["settings"], Some(&path));
     } else {
         // The field goes back first, so that when the reason is announced
         // the form already shows what is still set.
         let current = ask(&json!({ "type": "settings" })).await;
-        fill_settings(&current["settings"]);
+        fill_fields(&current["settings"], Some(&path));
         let message = answer["error"]["message"].as_str().unwrap_or("Not saved.");
         settings_status(message, true);
     }
@@ -517,6 +526,7 @@ fn start_settings() {
     ) else {
         return;
     };
+    start_llm_test();
     on(&reveal.clone(), "click", move |_| {
         let shown = key.type_() == "text";
         key.set_type(if shown { "password" } else { "text" });
@@ -527,6 +537,50 @@ fn start_settings() {
         };
         reveal.set_text_content(Some(&label));
         let _ = reveal.set_attribute("aria-pressed", if shown { "false" } else { "true" });
+    });
+}
+
+/// "Test connection": asks the language-model server (as the fields show
+/// it, saved or not) for its models.
+fn start_llm_test() {
+    let Some(button) = by_id("llm-test") else {
+        return;
+    };
+    on(&button, "click", |_| {
+        let say = |text: &str, error: bool| {
+            if let Some(s) = by_id("llm-status") {
+                s.set_text_content(Some(text));
+                s.set_class_name(if error { "error" } else { "" });
+            }
+        };
+        let mut shown = serde_json::Map::new();
+        for field in setting_fields() {
+            let path = field.get_attribute("data-setting").unwrap_or_default();
+            let Some(key) = path.strip_prefix("llm.") else {
+                continue;
+            };
+            let value = if let Some(input) = field.dyn_ref::<HtmlInputElement>() {
+                input.value()
+            } else if let Some(select) = field.dyn_ref::<HtmlSelectElement>() {
+                select.value()
+            } else {
+                continue;
+            };
+            if matches!(key, "provider" | "baseUrl" | "model" | "apiKey") {
+                shown.insert(key.to_string(), value.into());
+            }
+        }
+        say(&t("llmTesting", "Asking the server for its models…"), false);
+        spawn_local(async move {
+            let answer = ask(&json!({ "type": "llm_test", "llm": shown })).await;
+            match answer["reply"].as_str() {
+                Some(reply) if answer["ok"] == true => say(reply, false),
+                _ => say(
+                    answer["error"]["message"].as_str().unwrap_or("Failed."),
+                    true,
+                ),
+            }
+        });
     });
 }
 

@@ -2,7 +2,7 @@
 //! Download of the chosen model from the hub or another address with live
 //! progress, and Import of model files from disk.
 
-use super::{ask, by_id, connect, document, element, fill_settings, on, t};
+use super::{ask, by_id, connect, document, element, fill_fields, on, t};
 use crate::models::{import_files, progress_view, size, HUB_MODELS};
 use js_sys::{Object, Reflect, JSON};
 use serde_json::{json, Value};
@@ -125,7 +125,7 @@ async fn refresh() {
             }
         }
     }
-    fill_settings(&settings["settings"]);
+    fill_fields(&settings["settings"], Some("speechModel"));
 }
 
 fn installed_item(id: &str, in_use: bool) -> Element {

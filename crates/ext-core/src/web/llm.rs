@@ -1,0 +1,73 @@
+//! "Test connection": asks the configured language-model server for its
+//! models (see [`crate::llm`] for what is asked and what the answer means).
+
+use crate::error::ToolError;
+use crate::llm::{probe, read_models};
+use crate::settings::LlmSettings;
+use serde_json::{json, Value};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{AbortController, RequestInit, Response};
+
+/// A server that has not answered by then is reported as unreachable.
+const TIMEOUT_MS: i32 = 10_000;
+
+pub async fn test_connection(settings: &Value) -> Value {
+    let settings: LlmSettings = serde_json::from_value(settings.clone()).unwrap_or_default();
+    match ask(&settings).await {
+        Ok(answer) => answer,
+        Err(e) => json!({ "ok": false, "error": e.to_json() }),
+    }
+}
+
+async fn ask(settings: &LlmSettings) -> Result<Value, ToolError> {
+    let probe = probe(settings)?;
+    let unreachable = |detail: String| {
+        ToolError::failed(format!(
+            "Could not reach {}: {detail}. Is the server running, and is the base URL right?",
+            probe.url
+        ))
+    };
+    let window = web_sys::window().ok_or_else(|| unreachable("no window".into()))?;
+    let init = RequestInit::new();
+    init.set_method("GET");
+    let headers = js_sys::Object::new();
+    if let Some(authorization) = &probe.authorization {
+        let _ = js_sys::Reflect::set(&headers, &"Authorization".into(), &authorization.into());
+    }
+    init.set_headers(&headers);
+    let controller =
+        AbortController::new().map_err(|_| unreachable("no AbortController".into()))?;
+    init.set_signal(Some(&controller.signal()));
+    let abort = Closure::once_into_js(move || controller.abort());
+    let timer = window
+        .set_timeout_with_callback_and_timeout_and_arguments_0(abort.unchecked_ref(), TIMEOUT_MS)
+        .ok();
+    let response = JsFuture::from(window.fetch_with_str_and_init(&probe.url, &init)).await;
+    let body = match response {
+        Ok(response) => {
+            let response: Response = response.unchecked_into();
+            let text = match response.text() {
+                Ok(p) => JsFuture::from(p).await.ok().and_then(|t| t.as_string()),
+                Err(_) => None,
+            };
+            Ok((response.status(), text.unwrap_or_default()))
+        }
+        Err(e) => Err(e),
+    };
+    if let Some(timer) = timer {
+        window.clear_timeout_with_handle(timer);
+    }
+    let (status, body) = body.map_err(|e| {
+        let name = js_sys::Reflect::get(&e, &"name".into())
+            .ok()
+            .and_then(|n| n.as_string())
+            .unwrap_or_default();
+        unreachable(if name == "AbortError" {
+            format!("no answer in {} s", TIMEOUT_MS / 1000)
+        } else {
+            "the connection failed".into()
+        })
+    })?;
+    read_models(settings, &probe.url, status, &body)
+}
