@@ -39,6 +39,9 @@ pub struct Background<B, S> {
     /// Changing work runs one message at a time, so that undo records and
     /// tab indices are never interleaved.
     busy: Mutex<()>,
+    /// Held while what is stored is read: a request arriving meanwhile
+    /// waits for it rather than seeing (and saving) the defaults.
+    loading: Mutex<()>,
 }
 
 impl<B: Browser, S: Storage> Background<B, S> {
@@ -53,6 +56,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
             loaded: Cell::new(false),
             seq: Cell::new(0),
             busy: Mutex::new(()),
+            loading: Mutex::new(()),
         }
     }
 
@@ -462,26 +466,42 @@ impl<B: Browser, S: Storage> Background<B, S> {
     }
 
     async fn ensure_loaded(&self) {
-        if self.loaded.replace(true) {
+        let _reading = self.loading.lock().await;
+        if self.loaded.get() {
             return;
         }
         // Unreadable stored data (an older format, a corrupt write) starts
-        // afresh rather than stopping the extension.
-        if let Ok(Some(v)) = self.storage.load(LOG_KEY).await {
-            if let Ok(entries) = serde_json::from_value::<Vec<LogEntry>>(v) {
-                *self.log.borrow_mut() = entries;
+        // afresh rather than stopping the extension. Storage that cannot be
+        // read at all is tried again on the next request.
+        let mut read = true;
+        match self.storage.load(LOG_KEY).await {
+            Ok(Some(v)) => {
+                if let Ok(entries) = serde_json::from_value::<Vec<LogEntry>>(v) {
+                    *self.log.borrow_mut() = entries;
+                }
             }
+            Ok(None) => {}
+            Err(_) => read = false,
         }
-        if let Ok(Some(v)) = self.storage.load(SETTINGS_KEY).await {
-            if let Ok(settings) = serde_json::from_value::<Settings>(v) {
-                *self.settings.borrow_mut() = settings;
+        match self.storage.load(SETTINGS_KEY).await {
+            Ok(Some(v)) => {
+                if let Ok(settings) = serde_json::from_value::<Settings>(v) {
+                    *self.settings.borrow_mut() = settings;
+                }
             }
+            Ok(None) => {}
+            Err(_) => read = false,
         }
-        if let Ok(Some(v)) = self.storage.load(UNDO_KEY).await {
-            if let Ok(journal) = serde_json::from_value::<UndoJournal>(v) {
-                *self.journal.borrow_mut() = journal;
+        match self.storage.load(UNDO_KEY).await {
+            Ok(Some(v)) => {
+                if let Ok(journal) = serde_json::from_value::<UndoJournal>(v) {
+                    *self.journal.borrow_mut() = journal;
+                }
             }
+            Ok(None) => {}
+            Err(_) => read = false,
         }
+        self.loaded.set(read);
     }
 
     async fn append_log(&self, mut entry: LogEntry) {

@@ -368,3 +368,50 @@ fn the_message_api_always_answers() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// Storage that makes every read wait a turn, as `storage.local` does.
+struct SlowStorage(MemoryStorage);
+
+impl ext_core::storage::Storage for SlowStorage {
+    async fn load(&self, key: &str) -> ext_core::browser::BrowserResult<Option<serde_json::Value>> {
+        let mut waited = false;
+        futures::future::poll_fn(|cx| {
+            if waited {
+                std::task::Poll::Ready(())
+            } else {
+                waited = true;
+                cx.waker().wake_by_ref();
+                std::task::Poll::Pending
+            }
+        })
+        .await;
+        self.0.load(key).await
+    }
+    async fn save(
+        &self,
+        key: &str,
+        value: &serde_json::Value,
+    ) -> ext_core::browser::BrowserResult<()> {
+        self.0.save(key, value).await
+    }
+}
+
+#[test]
+fn a_request_arriving_while_the_background_starts_sees_the_saved_settings() {
+    let storage = MemoryStorage::default();
+    let first = Background::new(MemoryBrowser::new(State::default()), storage);
+    let saved = block_on(
+        first.handle(json!({ "type": "set_settings", "settings": { "confirmThreshold": 20 } })),
+    );
+    assert_eq!(saved["ok"], true, "{saved}");
+    let (browser, storage) = first.into_parts();
+    // A restarted background: two requests at once, the second arriving
+    // while the first is still reading what is stored.
+    let restarted = Background::new(browser, SlowStorage(storage));
+    let (a, b) = block_on(futures::future::join(
+        restarted.handle(json!({ "type": "settings" })),
+        restarted.handle(json!({ "type": "settings" })),
+    ));
+    assert_eq!(a["settings"]["confirmThreshold"], 20, "{a}");
+    assert_eq!(b["settings"]["confirmThreshold"], 20, "{b}");
+}
