@@ -220,6 +220,27 @@ impl Session {
         .map(|_| ())
     }
 
+    /// Presses keys on whatever has the focus (WebDriver actions), as a
+    /// person at the keyboard does: unlike [`Session::send_keys`], nothing
+    /// is focused first. Each char of `keys` is pressed and released.
+    pub fn press_keys(&self, keys: &str) -> Result<()> {
+        let actions: Vec<Value> = keys
+            .chars()
+            .flat_map(|k| {
+                let k = k.to_string();
+                [
+                    json!({ "type": "keyDown", "value": k }),
+                    json!({ "type": "keyUp", "value": k }),
+                ]
+            })
+            .collect();
+        self.post(
+            "actions",
+            &json!({ "actions": [{ "type": "key", "id": "keyboard", "actions": actions }] }),
+        )
+        .map(|_| ())
+    }
+
     /// Clicks an element (scrolled into view, as a person would).
     pub fn click(&self, element: &str) -> Result<()> {
         self.post(&format!("element/{element}/click"), &json!({}))

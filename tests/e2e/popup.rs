@@ -265,3 +265,145 @@ fn history_persists_across_reopening_the_popup() {
     })
     .unwrap();
 }
+
+const TAB: &str = "\u{E004}";
+const SPACE: &str = " ";
+
+/// What has the focus: its id or class, and whether a focus ring shows.
+fn focused(env: &Env) -> (String, bool) {
+    let v = popup(
+        env,
+        "const e = document.activeElement; const s = getComputedStyle(e);
+         return [e.id || e.className || e.tagName, s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 1];",
+    );
+    (v[0].as_str().unwrap_or_default().to_string(), v[1] == true)
+}
+
+/// Presses Tab until `wanted` has the focus (every stop showing a focus
+/// ring); fails if it is not reached within 12 stops.
+fn tab_to(env: &Env, wanted: &str) {
+    let mut seen = Vec::new();
+    for _ in 0..12 {
+        env.ff.session().press_keys(TAB).unwrap();
+        let (now, ring) = focused(env);
+        assert!(ring, "{now} shows no focus ring");
+        if now == wanted {
+            return;
+        }
+        seen.push(now);
+    }
+    panic!("Tab never reached {wanted}: {seen:?}");
+}
+
+/// Elements wider than the page (they would need scrolling sideways).
+const OVERFLOWING: &str = "const w = document.documentElement.clientWidth;
+    return [...document.querySelectorAll('body *')]
+      .filter(e => e.getClientRects().length && e.getBoundingClientRect().right > w + 1)
+      .map(e => e.id || e.className || e.tagName);";
+
+#[test]
+fn the_popup_works_from_the_keyboard_alone_and_reads_at_200_percent_zoom() {
+    let env = start();
+    for i in 0..12 {
+        let url = env.on_host(
+            "www.youtube.com",
+            &format!("v{i}"),
+            &format!("Video {i} - YouTube"),
+        );
+        env.ok("create_tab", json!({ "url": url, "active": false }));
+    }
+    wait_for(LOAD, "the YouTube tabs", || {
+        Ok((youtube_tabs(&env) == 12).then_some(()))
+    })
+    .unwrap();
+    env.ff
+        .session()
+        .navigate(&extension_url(POPUP_PAGE))
+        .unwrap();
+    env.ff.session().set_window_size(400, 600).unwrap();
+    // The command box has the focus as the popup opens.
+    wait_for(LOAD, "the command box to have the focus", || {
+        Ok((focused(&env).0 == "command").then_some(()))
+    })
+    .unwrap();
+    env.ff
+        .session()
+        .press_keys(&format!("close all the youtube tabs{ENTER}"))
+        .unwrap();
+    wait_for(LOAD, "the question", || {
+        let asked = popup(
+            &env,
+            "return !!document.querySelector('#conversation > li button.confirm');",
+        );
+        Ok((asked == true).then_some(()))
+    })
+    .unwrap();
+    // Tab to Confirm, Enter: closed.
+    tab_to(&env, "confirm");
+    env.ff.session().press_keys(ENTER).unwrap();
+    wait_for(LOAD, "Confirm to close them", || {
+        Ok((youtube_tabs(&env) == 0).then_some(()))
+    })
+    .unwrap();
+    // Back to the command box and Tab to Undo, Space: back again.
+    wait_for(LOAD, "the Undo button", || {
+        let undo = popup(&env, "const b = document.querySelector('#conversation > li button.undo'); if (b) document.getElementById('command').focus(); return !!b;");
+        Ok((undo == true).then_some(()))
+    })
+    .unwrap();
+    tab_to(&env, "undo");
+    env.ff.session().press_keys(SPACE).unwrap();
+    wait_for(LOAD, "Undo to reopen them", || {
+        Ok((youtube_tabs(&env) == 12).then_some(()))
+    })
+    .unwrap();
+    // History opens from the keyboard too.
+    tab_to(&env, "show-history");
+    env.ff.session().press_keys(ENTER).unwrap();
+    wait_for(LOAD, "the history to open", || {
+        let shown = popup(&env, "return document.getElementById('show-history').getAttribute('aria-expanded') === 'true' && document.querySelectorAll('#history > li').length;");
+        Ok(shown.as_u64().filter(|n| *n >= 2))
+    })
+    .unwrap();
+
+    // 200% zoom: the popup panel grows to twice its width (Firefox sizes
+    // it to the content), and nothing needs scrolling sideways.
+    env.ff.session().set_window_size(840, 1000).unwrap();
+    env.ff
+        .chrome("ZoomManager.setZoomForBrowser(gBrowser.selectedBrowser, 2); return null;")
+        .unwrap();
+    wait_for(LOAD, "the zoom", || {
+        let ratio = popup(&env, "return window.devicePixelRatio;");
+        Ok((ratio.as_f64() == Some(2.0)).then_some(()))
+    })
+    .unwrap();
+    assert_eq!(popup(&env, OVERFLOWING), json!([]));
+    let font = popup(&env, "return parseFloat(getComputedStyle(document.getElementById('command')).fontSize) * window.devicePixelRatio;");
+    assert!(
+        font.as_f64().unwrap() >= 24.0,
+        "text is drawn twice as large: {font}"
+    );
+    screenshot(&env, "popup-zoom-200");
+    env.ff
+        .chrome("ZoomManager.setZoomForBrowser(gBrowser.selectedBrowser, 1); return null;")
+        .unwrap();
+
+    // The options page at 200% in a 900-pixel window reflows to fit.
+    let page = env.ff.open_extension_page("options.html").unwrap();
+    env.ff
+        .with_window(&page, |session| {
+            env.ff.chrome(
+                "ZoomManager.setZoomForBrowser(gBrowser.selectedBrowser, 2); return null;",
+            )?;
+            wait_for(LOAD, "the zoom", || {
+                let ratio = session.execute("return window.devicePixelRatio;", &[])?;
+                Ok((ratio.as_f64() == Some(2.0)).then_some(()))
+            })?;
+            assert_eq!(session.execute(OVERFLOWING, &[])?, json!([]));
+            session.screenshot_png(
+                &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                    .join("target/screenshots/options-zoom-200.png"),
+            )
+        })
+        .unwrap();
+}

@@ -651,3 +651,82 @@ fn the_options_page_downloads_quantizes_imports_and_removes_models() {
     let settings = send(&env, json!({ "type": "settings" }));
     assert_eq!(settings["settings"]["speechModel"], "none");
 }
+
+/// Runs `script` in the fixture's page (the popup).
+fn popup(env: &Env, script: &str) -> Value {
+    env.ff
+        .session()
+        .execute(script, &[])
+        .expect("the popup answers")
+}
+
+#[test]
+fn the_popup_mic_button_listens_shows_the_level_and_live_text_then_runs_what_was_heard() {
+    let env = start_voice();
+    ready(&env, true);
+    // The mic button listens to this file instead of a microphone.
+    let source = json!({ "type": "voice_source", "audio_url": env.pages.url("/command-16k.wav"), "sample_rate": 16000 });
+    assert_eq!(send(&env, source)["ok"], true);
+    env.ff.session().set_window_size(400, 600).unwrap();
+    let pressed = "return document.getElementById('mic').getAttribute('aria-pressed');";
+    assert_eq!(popup(&env, pressed), "false");
+    // Everything the meter and the live-text line show, as they change.
+    popup(
+        &env,
+        "window.__heard = []; window.__levels = [];
+         const heard = document.getElementById('heard'), level = document.getElementById('level');
+         new MutationObserver(() => { if (!heard.hidden && heard.textContent) window.__heard.push(heard.textContent); })
+           .observe(heard, { childList: true, characterData: true, subtree: true, attributes: true });
+         new MutationObserver(() => { if (!level.hidden) window.__levels.push(level.value); })
+           .observe(level, { attributes: true });
+         return null;",
+    );
+    let mic = env.ff.session().find("#mic").unwrap();
+    env.ff.session().click(&mic).unwrap();
+    wait_for(LOAD, "the mic button to show listening", || {
+        Ok((popup(&env, pressed) == "true").then_some(()))
+    })
+    .unwrap();
+    assert!(["MIC", "..."].contains(&badge(&env).as_str()));
+    // The mic button skips the wake word: the speech is a command, shown
+    // as it is spoken, then run like a typed one.
+    let reply = wait_for(HEARD, "the spoken command's reply", || {
+        let reply = popup(&env, "const r = document.querySelector('#conversation > li .reply'); return r && r.textContent;");
+        Ok(reply.as_str().map(String::from))
+    })
+    .unwrap();
+    assert!(
+        reply.contains("didn't understand") || !reply.is_empty(),
+        "{reply}"
+    );
+    assert_eq!(popup(&env, pressed), "true", "still listening");
+    let heard: Vec<String> = serde_json::from_value(popup(&env, "return window.__heard;")).unwrap();
+    assert!(!heard.is_empty(), "live text while speaking");
+    assert!(heard.iter().all(|h| h.ends_with('…')), "{heard:?}");
+    assert_eq!(
+        popup(&env, "return document.getElementById('heard').hidden;"),
+        true,
+        "cleared after"
+    );
+    let levels: Vec<f64> = serde_json::from_value(popup(&env, "return window.__levels;")).unwrap();
+    let loudest = levels.iter().copied().fold(f64::MIN, f64::max);
+    assert!(
+        loudest > -40.0 && levels.contains(&-60.0),
+        "the meter follows speech and silence: {levels:?}"
+    );
+    screenshot_popup(&env, "popup-voice-light");
+    // Click again: stopped.
+    env.ff.session().click(&mic).unwrap();
+    wait_for(LOAD, "the mic button to show stopped", || {
+        Ok((popup(&env, pressed) == "false").then_some(()))
+    })
+    .unwrap();
+    assert_eq!(badge(&env), "");
+    let log = send(&env, json!({ "type": "log" }));
+    assert_eq!(log["entries"].as_array().unwrap().len(), 1, "{log}");
+}
+
+fn screenshot_popup(env: &Env, name: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("target/screenshots/{name}.png"));
+    env.ff.session().screenshot_png(&path).unwrap();
+}

@@ -63,6 +63,10 @@ pub struct Voice {
     badge: Cell<Option<Badge>>,
     /// Open popups and options pages.
     ports: RefCell<Vec<JsValue>>,
+    /// A sound file that listening plays instead of the microphone when it
+    /// is started without one (`voice_source`): how tests and demos drive
+    /// the mic button and the keyboard shortcut.
+    source: RefCell<Option<Value>>,
 }
 
 fn error(code: &str, message: impl Into<String>) -> Value {
@@ -78,6 +82,17 @@ fn js_message(e: &JsValue) -> String {
         })
         .or_else(|| e.as_string())
         .unwrap_or_else(|| format!("{e:?}"))
+}
+
+/// `message` with the fields of `defaults` it lacks.
+fn merged(message: &Value, defaults: &Value) -> Value {
+    let mut out = defaults.clone();
+    if let (Some(out), Some(fields)) = (out.as_object_mut(), message.as_object()) {
+        for (key, value) in fields {
+            out.insert(key.clone(), value.clone());
+        }
+    }
+    out
 }
 
 fn get(v: &JsValue, key: &str) -> JsValue {
@@ -97,6 +112,7 @@ impl Voice {
             mode: RefCell::new("passive".into()),
             badge: Cell::default(),
             ports: RefCell::default(),
+            source: RefCell::default(),
         })
     }
 
@@ -110,6 +126,11 @@ impl Voice {
         let msg = to_json(&message).unwrap_or(Value::Null);
         match kind {
             "voice_start" => self.start(&msg).await,
+            "voice_source" => {
+                let url = msg["audio_url"].as_str().filter(|u| !u.is_empty());
+                *self.source.borrow_mut() = url.map(|_| msg.clone());
+                json!({ "ok": true, "audio_url": url })
+            }
             "voice_stop" => self.stop(),
             "voice_trigger" => self.trigger(&msg).await,
             "voice_toggle" => {
@@ -128,7 +149,7 @@ impl Voice {
                 "UNKNOWN_COMMAND",
                 format!(
                     "Unknown message type '{}'. Voice types: voice_start, voice_stop, voice_trigger, \
-                     voice_toggle, voice_status, model_install, model_import, model_remove, model_list.",
+                     voice_toggle, voice_status, voice_source, model_install, model_import, model_remove, model_list.",
                     crate::tools::clip(other, 40)
                 ),
             ),
@@ -492,6 +513,11 @@ impl Voice {
         if self.capture.borrow().is_some() {
             return self.status();
         }
+        let source = self.source.borrow().clone();
+        let msg = match source {
+            Some(source) if msg["audio_url"].is_null() => &merged(msg, &source),
+            _ => msg,
+        };
         let settings = self.settings().await;
         if let Err(e) = self.ensure_model(&settings).await {
             self.set_badge(Badge::Error);
