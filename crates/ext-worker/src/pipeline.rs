@@ -4,12 +4,13 @@
 //! into transcribed utterances; the [`VoiceSession`] decides which of them
 //! are commands. Pure logic: the browser binding only converts messages.
 
-use crate::engine::ModelFiles;
-use crate::service::{Request, Service};
+use crate::engine::{AudioCtx, ModelFiles, TranscribeOptions};
+use crate::service::{Request, Service, UTTERANCE_TOKENS};
 use crate::session::{Outcome, VoiceSession, VoiceSettings};
 use crate::vad::VadEvent;
 use serde::Deserialize;
 use serde_json::{json, Value};
+use std::collections::VecDeque;
 
 /// What the background page sends besides audio and model bytes (JSON).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -35,6 +36,17 @@ pub enum Control {
     /// Include each utterance's 16-kHz samples in its message: how a test
     /// checks what reached Whisper.
     Echo { audio: bool },
+    /// Two workers: this one listens (the wake model) and hands commands
+    /// to the command model's worker (`transcribe` out, `transcribed` in).
+    Delegate { on: bool },
+    /// In the command model's worker: transcribe an utterance the
+    /// listening worker took as a command.
+    Transcribe {
+        id: u64,
+        pcm: Vec<f32>,
+        #[serde(default)]
+        prompt: String,
+    },
 }
 
 /// The settings the worker acts on, as the extension stores them.
@@ -77,6 +89,23 @@ pub struct Pipeline {
     /// How much of the utterance under way the last live transcript
     /// covered, in samples.
     partial_samples: usize,
+    /// Commands go to the command model's worker ([`Control::Delegate`]).
+    delegate: bool,
+    /// Commands handed over and not yet transcribed, oldest first.
+    jobs: VecDeque<Job>,
+    next_job: u64,
+}
+
+/// A command utterance handed to the command model's worker.
+struct Job {
+    id: u64,
+    /// When it began (it is judged as of then).
+    started_ms: f64,
+    /// What the wake model heard after "hey fox" in the same breath.
+    wake_rest: Option<String>,
+    /// Its samples, when tests asked for them.
+    echo: Option<Vec<f32>>,
+    prompt: String,
 }
 
 /// How often a live transcript of a command is redone while it is spoken.
@@ -102,6 +131,9 @@ impl Pipeline {
             echo_audio: false,
             speech_started_ms: 0.0,
             partial_samples: 0,
+            delegate: false,
+            jobs: VecDeque::new(),
+            next_job: 0,
         };
         pipeline.listen();
         pipeline
@@ -166,6 +198,13 @@ impl Pipeline {
                 self.echo_audio = audio;
                 vec![]
             }
+            Control::Delegate { on } => {
+                self.delegate = on;
+                vec![]
+            }
+            Control::Transcribe { id, pcm, prompt } => {
+                vec![self.transcribe_for_peer(id, pcm, prompt)]
+            }
             Control::Unload => {
                 self.service.handle(Request::Unload);
                 vec![json!({ "type": "status", "state": "unloaded" })]
@@ -202,16 +241,33 @@ impl Pipeline {
         };
         for event in events {
             let mut echo = None;
+            let mut kept = None;
             if event == VadEvent::SpeechStarted {
                 self.speech_started_ms = self.heard_ms;
                 self.partial_samples = 0;
             }
             if let VadEvent::Utterance(pcm) = &event {
                 post(json!({ "type": "status", "state": "processing" }));
+                if self.delegate && self.session.expects_command() {
+                    // A command: the command model's worker transcribes it
+                    // while this one goes on listening.
+                    self.session.take_command();
+                    self.listen();
+                    post(self.job(pcm.clone(), None));
+                    continue;
+                }
                 echo = self.echo_audio.then(|| pcm.clone());
+                kept = self.delegate.then(|| pcm.clone());
             }
             if let Some(message) = self.service.event(event) {
                 let mut message = self.message(message);
+                if let (Some(pcm), true) = (kept, message["type"] == "command") {
+                    // "Hey fox, close …" in one breath: the wake model heard
+                    // the wake word; the command model says the command.
+                    let rest = message["text"].as_str().map(String::from);
+                    post(self.job(pcm, rest));
+                    continue;
+                }
                 if let Some(pcm) = echo {
                     message["pcm"] = pcm.into();
                 }
@@ -297,6 +353,77 @@ impl Pipeline {
         let prompt = self.prompt();
         let outcome = self.session.heard(&heard, self.speech_started_ms);
         self.listen();
+        self.outcome_message(outcome, event, heard, prompt)
+    }
+
+    /// A command utterance for the command model's worker: `transcribe`
+    /// (the worker's message loop sends it there, not to the background).
+    fn job(&mut self, pcm: Vec<f32>, wake_rest: Option<String>) -> Value {
+        self.next_job += 1;
+        let job = Job {
+            id: self.next_job,
+            started_ms: self.speech_started_ms,
+            wake_rest,
+            echo: self.echo_audio.then(|| pcm.clone()),
+            prompt: self.vocabulary.clone(),
+        };
+        let message =
+            json!({ "type": "transcribe", "id": job.id, "pcm": pcm, "prompt": job.prompt });
+        self.jobs.push_back(job);
+        message
+    }
+
+    /// In the command model's worker: the transcript of a handed-over
+    /// utterance, `transcribed` (or its error), for the listening worker.
+    pub fn transcribe_for_peer(&mut self, id: u64, pcm: Vec<f32>, prompt: String) -> Value {
+        let options = TranscribeOptions {
+            prompt: Some(prompt).filter(|p| !p.trim().is_empty()),
+            max_tokens: Some(UTTERANCE_TOKENS),
+            audio_ctx: AudioCtx::Auto,
+        };
+        let mut answer = self.service.handle(Request::Transcribe { pcm, options });
+        answer["type"] = "transcribed".into();
+        answer["seconds"] = answer["audio_seconds"].take();
+        answer["id"] = id.into();
+        answer
+    }
+
+    /// In the listening worker: the command model's transcript of a job,
+    /// as the message the background acts on (`command`, or `wake` when
+    /// nothing was said after the wake word, or `error`).
+    pub fn transcribed(&mut self, reply: &Value) -> Vec<Value> {
+        let Some(at) = self.jobs.iter().position(|j| reply["id"] == j.id) else {
+            return vec![];
+        };
+        let job = self.jobs.remove(at).expect("found above");
+        if reply["ok"] != true {
+            return vec![json!({ "type": "error", "error": reply["error"] })];
+        }
+        let heard = reply["text"]
+            .as_str()
+            .unwrap_or_default()
+            .trim()
+            .to_string();
+        let outcome = self
+            .session
+            .command_heard(&heard, job.wake_rest.as_deref(), job.started_ms);
+        self.listen();
+        let mut message = self.outcome_message(outcome, reply, heard, job.prompt);
+        message["model"] = "command".into();
+        if let Some(pcm) = job.echo {
+            message["pcm"] = pcm.into();
+        }
+        vec![message]
+    }
+
+    /// What an utterance came to, with what was heard and how.
+    fn outcome_message(
+        &self,
+        outcome: Outcome,
+        event: &Value,
+        heard: String,
+        prompt: String,
+    ) -> Value {
         let mut message = match outcome {
             Outcome::Command(text) => json!({ "type": "command", "text": text }),
             Outcome::Wake => json!({ "type": "wake", "manual": false }),

@@ -45,7 +45,7 @@ pub enum Request {
 
 /// Longest transcript of one utterance: commands are short, and a random
 /// or confused model must not decode 224 tokens of noise.
-const UTTERANCE_TOKENS: usize = 96;
+pub const UTTERANCE_TOKENS: usize = 96;
 
 /// Longest live transcript: it is redone every second while someone
 /// speaks, so it must stay cheap.

@@ -142,6 +142,38 @@ impl VoiceSession {
         Outcome::Command(command.join(" "))
     }
 
+    /// The utterance that just ended is a command that another worker
+    /// (the command model's) transcribes: passive after it, as
+    /// [`VoiceSession::heard`] would leave the session, so the next
+    /// utterance is judged while this one is transcribed.
+    pub fn take_command(&mut self) {
+        self.mode = Mode::Passive;
+    }
+
+    /// The command model's transcript of an utterance given to it: by
+    /// [`VoiceSession::take_command`], or after the wake model heard "hey
+    /// fox, …" in one breath (`wake_rest`: what the wake model heard after
+    /// the wake phrase, used if the command model did not hear the phrase).
+    pub fn command_heard(&mut self, text: &str, wake_rest: Option<&str>, now_ms: f64) -> Outcome {
+        let words = words(text);
+        let command = match strip_wake(&words, &self.settings.wake_phrase) {
+            Some(rest) => rest,
+            None if wake_rest.is_some() && !words.is_empty() => {
+                // The command model spelled the wake phrase some other way:
+                // the wake model's reading of the rest stands.
+                self::words(wake_rest.unwrap_or_default())
+            }
+            None => words,
+        };
+        if command.is_empty() {
+            // Nothing after "hey fox" (or nothing at all): still listening.
+            self.activate(now_ms);
+            return Outcome::Wake;
+        }
+        self.mode = Mode::Passive;
+        Outcome::Command(command.join(" "))
+    }
+
     fn activate(&mut self, now_ms: f64) {
         self.mode = Mode::Active {
             until_ms: now_ms + self.settings.active_timeout_ms,
@@ -337,5 +369,36 @@ mod tests {
             s.heard("computer, close tabs", 0.0),
             Outcome::Command("close tabs".into())
         );
+    }
+
+    #[test]
+    fn a_command_transcribed_elsewhere_drops_the_wake_phrase_or_keeps_listening() {
+        let mut s = VoiceSession::new(VoiceSettings::default());
+        s.trigger(0.0);
+        s.take_command();
+        assert!(
+            !s.expects_command(),
+            "the next utterance is judged as passive"
+        );
+        assert_eq!(
+            s.command_heard("Close the YouTube tabs.", None, 1_000.0),
+            Outcome::Command("close the youtube tabs".into())
+        );
+        // One breath: the command model heard the wake phrase too…
+        assert_eq!(
+            s.command_heard("Hey Fox, mute this tab.", Some("mute this tab"), 2_000.0),
+            Outcome::Command("mute this tab".into())
+        );
+        // …or spelled it otherwise: the wake model's rest stands.
+        assert_eq!(
+            s.command_heard("Hayfox's mute this tab", Some("mute this tab"), 3_000.0),
+            Outcome::Command("mute this tab".into())
+        );
+        // Nothing said: still listening for the command.
+        assert_eq!(
+            s.command_heard(" [BLANK_AUDIO] ", None, 4_000.0),
+            Outcome::Wake
+        );
+        assert!(s.expects_command());
     }
 }

@@ -218,3 +218,56 @@ fn no_live_transcript_while_waiting_for_the_wake_word_or_when_turned_off() {
     assert_eq!(of(&out, "command").len(), 1);
     assert!(of(&out, "partial").is_empty());
 }
+
+#[test]
+fn with_two_workers_the_listener_hands_commands_to_the_command_model_and_keeps_listening() {
+    let mut listener = loaded();
+    let mut commander = loaded();
+    listener.control(settings(true, 20_000.0));
+    listener.control(Control::Vocabulary {
+        prompt: "YouTube, GitHub".into(),
+    });
+    listener.control(Control::Echo { audio: true });
+    listener.control(Control::Delegate { on: true });
+    listener.control(Control::Trigger);
+    let out = feed(&mut listener, &spoken(), 16_000);
+    assert!(of(&out, "command").is_empty(), "not transcribed here");
+    let jobs = of(&out, "transcribe");
+    assert_eq!(jobs.len(), 1, "{out:?}");
+    let job = jobs[0].clone();
+    assert_eq!(job["prompt"], "YouTube, GitHub");
+
+    // While the command worker works, the listener goes on: the next
+    // utterance is judged against the wake word again (and ignored).
+    let meanwhile = feed(&mut listener, &spoken(), 16_000);
+    assert!(of(&meanwhile, "transcribe").is_empty());
+    assert_eq!(meanwhile.iter().filter(|m| m["ignored"] == true).count(), 1);
+
+    // The job as the command worker receives it (the wire format).
+    let control: Control = serde_json::from_value(job.clone()).unwrap();
+    let reply = commander.control(control);
+    assert_eq!(reply[0]["type"], "transcribed");
+    let done = listener.transcribed(&reply[0]);
+    assert_eq!(done.len(), 1);
+    let command = &done[0];
+    assert_eq!(command["model"], "command");
+    assert_eq!(command["prompt"], "YouTube, GitHub");
+    let pcm = samples(command);
+    assert_eq!(serde_json::to_value(&pcm).unwrap(), job["pcm"]);
+    let engine = Engine::load(&model(), Projection::Exact).unwrap();
+    let options = TranscribeOptions {
+        prompt: Some("YouTube, GitHub".into()),
+        max_tokens: Some(96),
+        audio_ctx: ext_worker::AudioCtx::Auto,
+    };
+    let expected = engine.transcribe(&pcm, &options).unwrap();
+    assert_eq!(
+        command["tokens"],
+        serde_json::to_value(&expected.tokens).unwrap()
+    );
+    // The random model says something: a command (or, were it silent, the
+    // session would keep listening for one).
+    assert!(command["type"] == "command" || command["type"] == "wake");
+    // A reply to nothing (a job already answered) is dropped.
+    assert!(listener.transcribed(&reply[0]).is_empty());
+}

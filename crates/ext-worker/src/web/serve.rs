@@ -23,7 +23,17 @@ fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
 }
 
+thread_local! {
+    /// The other speech worker, when there are two: the command model's
+    /// (for the listening worker) or the listening one (for the command
+    /// model's).
+    static PEER: RefCell<Option<MessagePort>> = const { RefCell::new(None) };
+}
+
 fn post(mut message: Value) {
+    if message["type"] == "transcribe" {
+        return to_peer(message);
+    }
     // What the worker holds once a model is loaded, and after each
     // utterance: for the options page and `make bench`.
     if message["state"] == "ready" || message["type"] == "command" {
@@ -65,6 +75,7 @@ fn handle(pipeline: &Rc<RefCell<Pipeline>>, data: JsValue) {
     let kind = get(&data, "type").as_string().unwrap_or_default();
     match kind.as_str() {
         "audio" => audio(pipeline, &data),
+        "peer" => peer(pipeline, &data),
         "port" => match get(&data, "port").dyn_into::<MessagePort>() {
             // The worklet's blocks then arrive through the same handler.
             Ok(port) => port.set_onmessage(scope().onmessage().as_ref()),
@@ -93,6 +104,86 @@ fn handle(pipeline: &Rc<RefCell<Pipeline>>, data: JsValue) {
                 Err(e) => post(error(&kind, e)),
             }
         }
+    }
+}
+
+/// A message for the other worker. An utterance's samples go as a
+/// transferred Float32Array, not as JSON numbers.
+fn to_peer(mut message: Value) {
+    let pcm: Vec<f32> = message["pcm"]
+        .take()
+        .as_array()
+        .map(|a| a.iter().map(|v| v.as_f64().unwrap_or(0.0) as f32).collect())
+        .unwrap_or_default();
+    let value = JSON::parse(&message.to_string()).unwrap_or(JsValue::NULL);
+    let samples = Float32Array::from(pcm.as_slice());
+    let _ = Reflect::set(&value, &"pcm".into(), &samples);
+    let sent = PEER.with(|peer| match peer.borrow().as_ref() {
+        Some(port) => port
+            .post_message_with_transferable(&value, &js_sys::Array::of1(&samples.buffer()))
+            .is_ok(),
+        None => false,
+    });
+    if !sent {
+        post(
+            json!({ "type": "error", "error": Error::new(ErrorCode::ExecutionFailed,
+            "the command model's worker is not connected") }),
+        );
+    }
+}
+
+/// Connects this worker to the other one (`role` listen: this one hands
+/// commands over; command: this one transcribes them).
+fn peer(pipeline: &Rc<RefCell<Pipeline>>, data: &JsValue) {
+    let Ok(port) = get(data, "port").dyn_into::<MessagePort>() else {
+        return post(error("peer", Error::args("'port' needs a MessagePort")));
+    };
+    let role = get(data, "role").as_string().unwrap_or_default();
+    let from_peer = pipeline.clone();
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+        peer_message(&from_peer, &e.data());
+    });
+    port.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    // Lives as long as the worker.
+    on_message.forget();
+    PEER.with(|peer| *peer.borrow_mut() = Some(port));
+    pipeline.borrow_mut().control(Control::Delegate {
+        on: role == "listen",
+    });
+    post(json!({ "type": "status", "state": "connected", "request": "peer", "role": role }));
+}
+
+fn peer_message(pipeline: &Rc<RefCell<Pipeline>>, data: &JsValue) {
+    match get(data, "type").as_string().as_deref() {
+        Some("transcribe") => {
+            let id = get(data, "id").as_f64().unwrap_or(0.0) as u64;
+            let prompt = get(data, "prompt").as_string().unwrap_or_default();
+            let pcm = get(data, "pcm")
+                .dyn_into::<Float32Array>()
+                .map(|a| a.to_vec())
+                .unwrap_or_default();
+            let mut reply = pipeline.borrow_mut().transcribe_for_peer(id, pcm, prompt);
+            reply["memory_bytes"] = memory_bytes().into();
+            let value = JSON::parse(&reply.to_string()).unwrap_or(JsValue::NULL);
+            PEER.with(|peer| {
+                if let Some(port) = peer.borrow().as_ref() {
+                    let _ = port.post_message(&value);
+                }
+            });
+        }
+        Some("transcribed") => {
+            let reply = JSON::stringify(data)
+                .ok()
+                .and_then(|s| s.as_string())
+                .and_then(|s| serde_json::from_str::<Value>(&s).ok())
+                .unwrap_or(Value::Null);
+            let done = pipeline.borrow_mut().transcribed(&reply);
+            for mut message in done {
+                message["command_memory_bytes"] = reply["memory_bytes"].clone();
+                post(message);
+            }
+        }
+        _ => {}
     }
 }
 
