@@ -149,81 +149,38 @@ fn run() -> Result<()> {
         mib(&reloaded)
     );
 
-    let mut rows = Vec::new();
-    for _ in 0..RUNS {
-        // Events are stamped with the browser's clock, the same as ours.
-        let run_start = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0.0, |d| d.as_secs_f64() * 1000.0);
-        let answer = send(
-            &ff,
-            json!({ "type": "voice_start", "audio_url": pages.url("/command.wav"), "sample_rate": 16000 }),
-        )?;
-        if answer["ok"] != true {
-            return Err(tab_whisperer::Error::Script(format!(
-                "voice_start: {answer}"
-            )));
-        }
-        let events = wait_for(Duration::from_secs(120), "the command's answer", || {
-            let status = send(&ff, json!({ "type": "voice_status" }))?;
-            let events = status["events"].as_array().cloned().unwrap_or_default();
-            let done = events.iter().any(|e| {
-                e["type"] == "command"
-                    && e["answer"].is_object()
-                    && e["at_ms"].as_f64().is_some_and(|t| t > run_start)
-            });
-            Ok(done.then_some(events))
-        })?;
-        send(&ff, json!({ "type": "voice_stop" }))?;
-        let processing = events
-            .iter()
-            .rev()
-            .find(|e| e["state"] == "processing")
-            .and_then(|e| e["at_ms"].as_f64())
-            .unwrap_or(f64::NAN);
-        let command = events
-            .iter()
-            .rev()
-            .find(|e| e["type"] == "command")
-            .cloned()
-            .unwrap_or_default();
-        let done = command["at_ms"].as_f64().unwrap_or(f64::NAN);
-        let t = &command["timings"];
-        let tokens = command["tokens"].as_array().map_or(0, Vec::len) as f64;
-        let (mel, encoder, decoder) = (
-            t["mel"].as_f64().unwrap_or(0.0),
-            t["encoder"].as_f64().unwrap_or(0.0),
-            t["decoder"].as_f64().unwrap_or(0.0),
-        );
-        rows.push((
-            done - processing,
-            mel,
-            encoder,
-            decoder,
-            tokens,
-            command["memory_bytes"].as_f64().unwrap_or(0.0),
-        ));
-    }
-    println!("end of speech detected → command answered, {RUNS} runs of a 3-s command (the 700-ms end-of-command pause comes before this):");
+    println!("end of speech detected → command answered, {RUNS} runs of a 3-s command each (the 700-ms end-of-command pause comes before this); medians:");
     println!(
-        "{:>10} {:>8} {:>9} {:>9} {:>7} {:>10} {:>16} {:>12}",
-        "total ms",
-        "mel ms",
-        "encoder",
-        "decoder",
-        "tokens",
-        "ms/token",
-        "8-token total ms",
-        "memory MiB"
+        "{:<44} {:>9} {:>11} {:>8} {:>9} {:>7} {:>9} {:>13}",
+        "", "total ms", "(min–max)", "encoder", "decoder", "tokens", "ms/token", "8-token total"
     );
-    for (total, mel, encoder, decoder, tokens, memory) in &rows {
-        let per_token = decoder / tokens.max(1.0);
-        let eight = total - decoder + per_token * 8.0;
-        println!(
-            "{total:>10.0} {mel:>8.0} {encoder:>9.0} {decoder:>9.0} {tokens:>7.0} {per_token:>10.1} {eight:>16.0} {:>12.0}",
-            memory / 1048576.0
-        );
-    }
+    let one = json!({ "speechWakeModel": "none", "voice": { "liveTranscript": false } });
+    let rows = commands(&ff, &pages, one)?;
+    summary("one worker", &rows);
+    let live = json!({ "voice": { "liveTranscript": true } });
+    let rows = commands(&ff, &pages, live)?;
+    summary("one worker, live transcript every second", &rows);
+    let live_memory = rows.last().map_or(0.0, |r| r.memory);
+
+    // A second worker: the same model as the wake-word model (the
+    // listening worker) and as the command model (its own worker).
+    let install = json!({ "type": "model_install", "model": "bench-wake", "url": pages.url("/tiny/"), "quantize": true });
+    send(&ff, install)?;
+    let two = json!({ "speechModel": "bench-tiny", "speechWakeModel": "bench-wake" });
+    let rows = commands(&ff, &pages, two)?;
+    summary("two workers, live transcript every second", &rows);
+    let status = send(&ff, json!({ "type": "voice_status" }))?;
+    println!(
+        "worker memory: one worker {:.0} MiB; two workers {:.0} MiB listening + {:.0} MiB command model = {:.0} MiB",
+        live_memory / 1048576.0,
+        status["memory_bytes"]["listen"].as_f64().unwrap_or(0.0) / 1048576.0,
+        status["memory_bytes"]["command"].as_f64().unwrap_or(0.0) / 1048576.0,
+        (status["memory_bytes"]["listen"].as_f64().unwrap_or(0.0)
+            + status["memory_bytes"]["command"].as_f64().unwrap_or(0.0))
+            / 1048576.0,
+    );
+    let one = json!({ "speechWakeModel": "none" });
+    send(&ff, json!({ "type": "set_settings", "settings": one }))?;
 
     // Idle CPU: the same browser, not listening, then listening to silence.
     let not_listening = cpu_share_over(IDLE);
@@ -240,8 +197,95 @@ fn run() -> Result<()> {
         listening * 100.0,
         (listening - not_listening) * 100.0
     );
-    println!("(one speech worker: the two-worker setup is not built yet)");
     Ok(())
+}
+
+/// One spoken command's figures (ms).
+struct Row {
+    total: f64,
+    encoder: f64,
+    decoder: f64,
+    tokens: f64,
+    memory: f64,
+}
+
+/// Speaks the 3-s command [`RUNS`] times with `settings` applied.
+fn commands(ff: &Firefox, pages: &PageServer, settings: Value) -> Result<Vec<Row>> {
+    send(ff, json!({ "type": "set_settings", "settings": settings }))?;
+    let mut rows = Vec::new();
+    for _ in 0..RUNS {
+        // Events are stamped with the browser's clock, the same as ours.
+        let run_start = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0.0, |d| d.as_secs_f64() * 1000.0);
+        let answer = send(
+            ff,
+            json!({ "type": "voice_start", "audio_url": pages.url("/command.wav"), "sample_rate": 16000 }),
+        )?;
+        if answer["ok"] != true {
+            return Err(tab_whisperer::Error::Script(format!(
+                "voice_start: {answer}"
+            )));
+        }
+        let events = wait_for(Duration::from_secs(120), "the command's answer", || {
+            let status = send(ff, json!({ "type": "voice_status" }))?;
+            let events = status["events"].as_array().cloned().unwrap_or_default();
+            let done = events.iter().any(|e| {
+                e["type"] == "command"
+                    && e["answer"].is_object()
+                    && e["at_ms"].as_f64().is_some_and(|t| t > run_start)
+            });
+            Ok(done.then_some(events))
+        })?;
+        send(ff, json!({ "type": "voice_stop" }))?;
+        let processing = events
+            .iter()
+            .rev()
+            .find(|e| e["state"] == "processing")
+            .and_then(|e| e["at_ms"].as_f64())
+            .unwrap_or(f64::NAN);
+        let command = events
+            .iter()
+            .rev()
+            .find(|e| e["type"] == "command")
+            .cloned()
+            .unwrap_or_default();
+        let t = &command["timings"];
+        rows.push(Row {
+            total: command["at_ms"].as_f64().unwrap_or(f64::NAN) - processing,
+            encoder: t["encoder"].as_f64().unwrap_or(0.0),
+            decoder: t["decoder"].as_f64().unwrap_or(0.0),
+            tokens: command["tokens"].as_array().map_or(0, Vec::len) as f64,
+            memory: command["memory_bytes"].as_f64().unwrap_or(0.0),
+        });
+    }
+    Ok(rows)
+}
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs[xs.len() / 2]
+}
+
+fn summary(label: &str, rows: &[Row]) {
+    let of = |f: fn(&Row) -> f64| median(rows.iter().map(f).collect());
+    let (total, encoder, decoder, tokens) = (
+        of(|r| r.total),
+        of(|r| r.encoder),
+        of(|r| r.decoder),
+        of(|r| r.tokens),
+    );
+    let totals: Vec<f64> = rows.iter().map(|r| r.total).collect();
+    let (min, max) = (
+        totals.iter().copied().fold(f64::INFINITY, f64::min),
+        totals.iter().copied().fold(0.0, f64::max),
+    );
+    let per_token = decoder / tokens.max(1.0);
+    println!(
+        "{label:<44} {total:>9.0} {:>11} {encoder:>8.0} {decoder:>9.0} {tokens:>7.0} {per_token:>9.1} {:>13.0}",
+        format!("({min:.0}–{max:.0})"),
+        total - decoder + per_token * 8.0
+    );
 }
 
 fn main() -> ExitCode {

@@ -393,7 +393,9 @@ fn at_48_khz_the_stream_reaching_whisper_is_resampled_to_16_khz_without_aliasing
     assert_eq!(answer["ok"], true, "{answer}");
     // Whatever the random model makes of a tone, the samples come along.
     let heard = wait_for(HEARD, "the tone as an utterance", || {
-        Ok(events(&env).into_iter().find(|e| e["pcm"].is_array()))
+        Ok(events(&env)
+            .into_iter()
+            .find(|e| e["type"] == "command" && e["pcm"].is_array()))
     })
     .unwrap();
     let pcm = echoed(&heard);
@@ -729,4 +731,59 @@ fn the_popup_mic_button_listens_shows_the_level_and_live_text_then_runs_what_was
 fn screenshot_popup(env: &Env, name: &str) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("target/screenshots/{name}.png"));
     env.ff.session().screenshot_png(&path).unwrap();
+}
+
+#[test]
+fn with_a_wake_word_model_a_second_worker_transcribes_the_commands() {
+    let env = start_voice();
+    // The test model under two names: the wake-word model and the
+    // command model (installing selects the command model).
+    for name in ["wake-random", MODEL] {
+        let answer = send(
+            &env,
+            json!({ "type": "model_install", "model": name, "url": env.pages.url("/good/"), "quantize": false }),
+        );
+        assert_eq!(answer["ok"], true, "{answer}");
+    }
+    let patch = json!({ "type": "set_settings", "settings": { "speechWakeModel": "wake-random" } });
+    assert_eq!(send(&env, patch)["ok"], true);
+
+    // The mic button: the next utterance is a command, handed by the
+    // listening worker to the command model's.
+    let url = env.pages.url("/command-16k.wav");
+    let answer = send(
+        &env,
+        json!({ "type": "voice_trigger", "audio_url": url, "sample_rate": 16000, "echo_audio": true }),
+    );
+    assert_eq!(answer["ok"], true, "{answer}");
+    assert_eq!(answer["workers"], 2, "{answer}");
+    assert_eq!(answer["model"], MODEL);
+    assert_eq!(answer["wake_model"], "wake-random");
+    let command = wait_for(HEARD, "the command's answer", || {
+        Ok(events(&env)
+            .into_iter()
+            .find(|e| e["type"] == "command" && e["answer"].is_object()))
+    })
+    .unwrap();
+    assert_eq!(command["model"], "command", "{command:#}");
+    let pcm = echoed(&command);
+    let expected = transcribe(&pcm, command["prompt"].as_str().unwrap_or_default(), 96);
+    assert_eq!(command["tokens"], expected["tokens"], "{command:#}");
+    // Both workers hold a model: each has its own memory.
+    let status = send(&env, json!({ "type": "voice_status" }));
+    let memory = &status["memory_bytes"];
+    assert!(memory["listen"].as_f64().unwrap() > 0.0, "{status}");
+    assert!(memory["command"].as_f64().unwrap() > 0.0, "{status}");
+    send(&env, json!({ "type": "voice_stop" }));
+
+    // Without a separate wake-word model, one worker again.
+    let patch = json!({ "type": "set_settings", "settings": { "speechWakeModel": "none" } });
+    assert_eq!(send(&env, patch)["ok"], true);
+    let answer = send(
+        &env,
+        json!({ "type": "voice_start", "audio_url": url, "sample_rate": 16000 }),
+    );
+    assert_eq!(answer["workers"], 1, "{answer}");
+    assert_eq!(answer["model"], MODEL);
+    send(&env, json!({ "type": "voice_stop" }));
 }

@@ -23,6 +23,9 @@ pub struct Settings {
     /// Speech model: none, one of tiny, tiny.en, base and base.en, or the
     /// name of a model imported or downloaded from elsewhere.
     pub speech_model: String,
+    /// A smaller model that listens for the wake word in a worker of its
+    /// own (none: the speech model does both). Two workers use both cores.
+    pub speech_wake_model: String,
     /// Quantized (q8_0) weights: a quarter of the memory, as fast or faster.
     pub speech_quantized: bool,
     /// Language spoken, for multilingual models ("en", "de", …).
@@ -78,6 +81,7 @@ impl Default for Settings {
             end_silence_passive_ms: 300,
             end_silence_active_ms: 700,
             speech_model: "none".into(),
+            speech_wake_model: "none".into(),
             speech_quantized: true,
             language: "en".into(),
             llm: LlmSettings::default(),
@@ -169,17 +173,21 @@ impl Settings {
                 )))
             }
         };
-        let model = &self.speech_model;
         let model_name = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_');
-        if model.is_empty()
-            || model.len() > 64
-            || model.starts_with('.')
-            || !model.chars().all(model_name)
-        {
-            return Err(ToolError::invalid(format!(
-                "'speechModel' must be none or a model name (letters, digits, '.', '-', '_'), not '{}'.",
-                crate::tools::clip(model, 40)
-            )));
+        for (name, model) in [
+            ("speechModel", &self.speech_model),
+            ("speechWakeModel", &self.speech_wake_model),
+        ] {
+            if model.is_empty()
+                || model.len() > 64
+                || model.starts_with('.')
+                || !model.chars().all(model_name)
+            {
+                return Err(ToolError::invalid(format!(
+                    "'{name}' must be none or a model name (letters, digits, '.', '-', '_'), not '{}'.",
+                    crate::tools::clip(model, 40)
+                )));
+            }
         }
         one_of("llm.provider", &self.llm.provider, PROVIDERS)?;
         let phrase = self.voice.wake_phrase.trim();

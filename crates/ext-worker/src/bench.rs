@@ -7,7 +7,7 @@
 use crate::clock::now_ms;
 use crate::error::{Error, Result};
 use crate::random::voiced;
-use crate::{mel, AudioCtx, Engine, ModelFiles, Projection, WeightFile};
+use crate::{mel, AudioCtx, Engine, ModelFiles, Projection, TranscribeOptions, WeightFile};
 use candle_core::{Device, IndexOp, Tensor};
 use candle_transformers::models::whisper as cw;
 
@@ -107,6 +107,41 @@ pub fn ours(files: ModelFiles, projection: Projection) -> Result<Figures> {
             decode(&encode(&three, AudioCtx::Auto));
         }),
     })
+}
+
+/// The two ways of checking a passive utterance for the wake word (ms).
+#[derive(Debug, Clone, Copy)]
+pub struct WakeFigures {
+    /// Forced-phrase scoring: encoder, then "hey fox" fed as the decoder's
+    /// tokens, its log-probability read off.
+    pub score: f64,
+    /// Transcription prompted with the wake phrase, for utterances of 4, 8
+    /// and 24 tokens (a random model never stops early, so each decodes
+    /// exactly that many).
+    pub prompted: [(usize, f64); 3],
+}
+
+/// What each wake-word check costs on a 1.5-s utterance.
+pub fn wake_check(files: ModelFiles, projection: Projection) -> Result<WakeFigures> {
+    let engine = Engine::load_owned(files, projection)?;
+    let utterance = voiced(1.5);
+    let score = timed(|| {
+        engine
+            .phrase_logprob(&utterance, "hey fox", AudioCtx::Auto)
+            .unwrap();
+    });
+    let prompted = [4, 8, 24].map(|tokens| {
+        let options = TranscribeOptions {
+            prompt: Some("hey fox".into()),
+            max_tokens: Some(tokens),
+            audio_ctx: AudioCtx::Auto,
+        };
+        let ms = timed(|| {
+            engine.transcribe(&utterance, &options).unwrap();
+        });
+        (tokens, ms)
+    });
+    Ok(WakeFigures { score, prompted })
 }
 
 enum CandleModel {

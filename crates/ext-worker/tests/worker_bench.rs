@@ -104,6 +104,22 @@ fn bench_in_a_firefox_worker() {
     let q8 = safetensors_to_gguf(&safetensors, GgmlDType::Q8_0).unwrap();
     let (q8_ours, m) = measured(|| ours(dims, WeightFile::Gguf(q8.clone()), Projection::Quantized));
     row(&format!("{size} q8_0 ours"), q8_ours, m);
+    let files = ModelFiles {
+        config: dims.config_json(),
+        tokenizer: TOKENIZER.to_vec(),
+        weights: WeightFile::Gguf(q8.clone()),
+    };
+    let wake = bench::wake_check(files, Projection::Quantized).unwrap();
+    let prompted: Vec<String> = wake
+        .prompted
+        .iter()
+        .map(|(tokens, ms)| format!("{tokens} tokens {ms:.0} ms ({:.1}x)", ms / wake.score))
+        .collect();
+    console_log!(
+        "{size} q8_0 wake-word check of a 1.5-s utterance: phrase scoring {:.0} ms; prompted transcription {}",
+        wake.score,
+        prompted.join(", ")
+    );
     let (q8_theirs, m) = measured(|| candle(dims, WeightFile::Gguf(q8.clone())));
     row(&format!("{size} q8_0 candle"), q8_theirs, m);
     ratios(&format!("{size} q8_0"), q8_ours, q8_theirs);

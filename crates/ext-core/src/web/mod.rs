@@ -5,6 +5,7 @@
 mod api;
 mod firefox;
 mod llm;
+mod speech_worker;
 mod storage;
 mod voice;
 

@@ -9,10 +9,10 @@
 
 use super::api::{self, to_js, to_json};
 use super::firefox::FirefoxBrowser;
+use super::speech_worker::SpeechWorker;
 use super::storage::LocalStorage;
 use crate::api::Background;
 use crate::vocabulary;
-use futures::channel::oneshot;
 use js_sys::{Array, Reflect};
 use serde_json::{json, Value};
 use std::cell::{Cell, RefCell};
@@ -22,8 +22,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{spawn_local, JsFuture};
 use web_sys::{
     AudioBuffer, AudioBufferSourceNode, AudioContext, AudioContextOptions, AudioWorkletNode,
-    MediaStream, MediaStreamConstraints, MessageChannel, MessageEvent, Response, Worker,
-    WorkerOptions, WorkerType,
+    MediaStream, MediaStreamConstraints, MessageChannel, Response,
 };
 
 pub type Bg = Rc<Background<FirefoxBrowser, LocalStorage>>;
@@ -51,12 +50,13 @@ struct Capture {
 
 pub struct Voice {
     background: Bg,
-    worker: RefCell<Option<Worker>>,
-    /// The model the worker has loaded.
-    loaded: RefCell<Option<String>>,
+    /// Audio, detector and wake word (and commands, when it is alone).
+    listener: Rc<SpeechWorker>,
+    /// The command model's worker, with a separate wake-word model.
+    commander: Rc<SpeechWorker>,
+    /// Whether the two are connected.
+    peered: Cell<bool>,
     capture: RefCell<Option<Capture>>,
-    /// Replies awaited from the worker, by request name.
-    waiters: RefCell<Vec<(String, oneshot::Sender<Value>)>>,
     recent: RefCell<VecDeque<Value>>,
     level: Cell<Option<f64>>,
     mode: RefCell<String>,
@@ -84,6 +84,13 @@ fn js_message(e: &JsValue) -> String {
         .unwrap_or_else(|| format!("{e:?}"))
 }
 
+/// The separate wake-word model the settings name, if any (none, or the
+/// command model itself, means one worker does both).
+fn wake_model(settings: &Value) -> Option<String> {
+    let wake = settings["speechWakeModel"].as_str().unwrap_or("none");
+    (wake != "none" && settings["speechModel"] != wake).then(|| wake.to_string())
+}
+
 /// `message` with the fields of `defaults` it lacks.
 fn merged(message: &Value, defaults: &Value) -> Value {
     let mut out = defaults.clone();
@@ -103,10 +110,10 @@ impl Voice {
     pub fn new(background: Bg) -> Rc<Self> {
         Rc::new(Self {
             background,
-            worker: RefCell::default(),
-            loaded: RefCell::default(),
+            listener: SpeechWorker::new("listen"),
+            commander: SpeechWorker::new("command"),
+            peered: Cell::new(false),
             capture: RefCell::default(),
-            waiters: RefCell::default(),
             recent: RefCell::default(),
             level: Cell::default(),
             mode: RefCell::new("passive".into()),
@@ -157,11 +164,19 @@ impl Voice {
     }
 
     fn status(&self) -> Value {
+        let two = self.commander.is_running();
+        let command = if two { &self.commander } else { &self.listener };
         json!({
             "ok": true,
             "listening": self.capture.borrow().is_some(),
             "mode": *self.mode.borrow(),
-            "model": *self.loaded.borrow(),
+            "model": *command.loaded.borrow(),
+            "wake_model": if two { self.listener.loaded.borrow().clone() } else { None },
+            "workers": if two { 2 } else { 1 },
+            "memory_bytes": {
+                "listen": self.listener.memory_bytes.get(),
+                "command": if two { self.commander.memory_bytes.get() } else { None },
+            },
             "level_db": self.level.get(),
             "events": self.recent.borrow().iter().cloned().collect::<Vec<_>>(),
         })
@@ -175,12 +190,8 @@ impl Voice {
     /// Settings changed: the worker follows at once.
     pub fn settings_changed(self: &Rc<Self>, settings: &Value) {
         self.configure(settings);
-        let model = settings["speechModel"]
-            .as_str()
-            .unwrap_or("none")
-            .to_string();
-        let loaded = self.loaded.borrow().clone();
-        if self.capture.borrow().is_some() && loaded.as_deref() != Some(&model) {
+        if self.capture.borrow().is_some() {
+            // Listening: the models follow (loading only what changed).
             let me = self.clone();
             spawn_local(async move {
                 if let Err(e) = me.ensure_model(&me.settings().await).await {
@@ -194,102 +205,62 @@ impl Voice {
     fn configure(&self, settings: &Value) {
         let mut message = settings.clone();
         message["type"] = "configure".into();
-        self.post(&message);
+        self.listener.post(&message);
+        self.commander.post(&message);
     }
 
+    /// A message for the listening worker.
     fn post(&self, message: &Value) {
-        if let Some(worker) = self.worker.borrow().as_ref() {
-            let _ = worker.post_message(&to_js(message));
-        }
+        self.listener.post(message);
     }
 
-    /// A reply from the worker to `request` (`started` for its start).
-    fn reply(&self, request: &str) -> oneshot::Receiver<Value> {
-        let (tx, rx) = oneshot::channel();
-        self.waiters.borrow_mut().push((request.to_string(), tx));
-        rx
-    }
-
-    async fn ask(&self, request: &str, message: JsValue) -> Value {
-        let reply = self.reply(request);
-        match self.worker.borrow().as_ref() {
-            Some(worker) => {
-                if let Err(e) = worker.post_message(&message) {
-                    return error("EXECUTION_FAILED", js_message(&e));
-                }
-            }
-            None => return error("EXECUTION_FAILED", "the speech worker is not running"),
-        }
-        reply
-            .await
-            .unwrap_or_else(|_| error("EXECUTION_FAILED", "the speech worker stopped"))
-    }
-
-    /// The speech worker, started (and configured) on first use.
+    /// The listening worker, started (and configured) on first use.
     async fn worker(self: &Rc<Self>) -> Result<(), Value> {
-        if self.worker.borrow().is_some() {
+        self.start_worker(&self.listener).await
+    }
+
+    async fn start_worker(self: &Rc<Self>, worker: &Rc<SpeechWorker>) -> Result<(), Value> {
+        if worker.is_running() {
             return Ok(());
         }
-        let options = WorkerOptions::new();
-        options.set_type(WorkerType::Module);
-        let worker =
-            Worker::new_with_options(&api::runtime_url("worker.js"), &options).map_err(|e| {
-                error(
-                    "EXECUTION_FAILED",
-                    format!("The speech worker did not start: {}", js_message(&e)),
-                )
-            })?;
-        let me = self.clone();
-        let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |e: MessageEvent| {
-            let message = to_json(&e.data()).unwrap_or(Value::Null);
-            me.on_worker(message);
-        });
-        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        on_message.forget();
-        let me = self.clone();
-        let on_error = Closure::<dyn Fn(web_sys::ErrorEvent)>::new(
-            move |e: web_sys::ErrorEvent| {
-                // A worker that cannot even start (its script failed): fail
-                // every request waiting on it, and start afresh next time.
-                let message = format!("The speech worker failed: {}", e.message());
-                me.worker.borrow_mut().take();
-                me.loaded.borrow_mut().take();
-                for (_, tx) in me.waiters.borrow_mut().drain(..) {
-                    let _ = tx.send(error("EXECUTION_FAILED", message.clone()));
-                }
-                me.remember(json!({ "type": "error", "error": { "code": "EXECUTION_FAILED", "message": message } }));
-                me.set_badge(Badge::Error);
-            },
-        );
-        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        on_error.forget();
-        let started = self.reply("started");
-        *self.worker.borrow_mut() = Some(worker);
-        let answer = started
-            .await
-            .unwrap_or_else(|_| error("EXECUTION_FAILED", "the speech worker stopped"));
-        if answer["ok"] == false {
-            return Err(answer);
+        let role = worker.role;
+        let (me, failed) = (self.clone(), self.clone());
+        worker
+            .start(
+                move |message| me.on_worker(role, message),
+                move |message| {
+                    if role == "command" {
+                        failed.peered.set(false);
+                    }
+                    failed.remember(json!({ "type": "error", "worker": role,
+                        "error": { "code": "EXECUTION_FAILED", "message": message } }));
+                    failed.set_badge(Badge::Error);
+                },
+            )
+            .await?;
+        if role == "command" {
+            self.peered.set(false);
         }
-        self.configure(&self.settings().await);
+        let mut configure = self.settings().await;
+        configure["type"] = "configure".into();
+        worker.post(&configure);
         Ok(())
     }
 
-    fn on_worker(self: &Rc<Self>, message: Value) {
+    fn on_worker(self: &Rc<Self>, role: &str, mut message: Value) {
         let kind = message["type"].as_str().unwrap_or_default().to_string();
-        let request = match (kind.as_str(), message["state"].as_str()) {
-            ("status", Some("started")) => Some("started".to_string()),
-            _ => message["request"].as_str().map(String::from),
-        };
-        if let Some(request) = request {
-            let mut waiters = self.waiters.borrow_mut();
-            let (done, rest): (Vec<_>, Vec<_>) =
-                waiters.drain(..).partition(|(r, _)| *r == request);
-            *waiters = rest;
-            drop(waiters);
-            for (_, tx) in done {
-                let _ = tx.send(message.clone());
+        if role == "command" {
+            // The command model's worker only loads and transcribes: its
+            // loading, progress and errors are shown; the rest is the
+            // listening worker's.
+            if matches!(kind.as_str(), "status" | "progress" | "error") {
+                message["worker"] = role.into();
+                if kind == "error" {
+                    self.set_badge(Badge::Error);
+                }
+                self.remember(message);
             }
+            return;
         }
         match kind.as_str() {
             "level" => {
@@ -457,7 +428,10 @@ impl Voice {
         self.post(&json!({ "type": "vocabulary", "prompt": prompt }));
     }
 
-    /// Loads the model the settings name, unless it is loaded already.
+    /// Loads the models the settings name, unless they are loaded already:
+    /// the command model in the listening worker, or, with a separate
+    /// wake-word model, that one there and the command model in a second
+    /// worker, connected to the first.
     async fn ensure_model(self: &Rc<Self>, settings: &Value) -> Result<(), Value> {
         let model = settings["speechModel"]
             .as_str()
@@ -466,35 +440,90 @@ impl Voice {
         if model == "none" {
             return Err(error("NO_MODEL", api::i18n_message("voiceNoModel")));
         }
-        if self.loaded.borrow().as_deref() == Some(&model) {
-            return Ok(());
-        }
-        self.worker().await?;
         let quantize = settings["speechQuantized"].as_bool().unwrap_or(true);
-        let answer = self.load(&model, None, quantize).await;
-        if answer["ok"] == true {
-            Ok(())
-        } else {
-            Err(answer)
+        let loaded = |answer: Value| {
+            if answer["ok"] == true {
+                Ok(())
+            } else {
+                Err(answer)
+            }
+        };
+        let Some(wake) = wake_model(settings) else {
+            if self.commander.is_running() {
+                // Back to one worker.
+                self.commander.stop();
+                self.peered.set(false);
+                self.post(&json!({ "type": "delegate", "on": false }));
+            }
+            self.worker().await?;
+            if !self.listener.holds(&model) {
+                loaded(self.load(&self.listener, &model, None, quantize).await)?;
+            }
+            return Ok(());
+        };
+        self.worker().await?;
+        self.start_worker(&self.commander).await?;
+        if !self.listener.holds(&wake) {
+            loaded(self.load(&self.listener, &wake, None, quantize).await)?;
         }
+        if !self.commander.holds(&model) {
+            loaded(self.load(&self.commander, &model, None, quantize).await)?;
+        }
+        if !self.peered.get() {
+            self.connect_workers()?;
+        }
+        Ok(())
     }
 
-    async fn load(self: &Rc<Self>, model: &str, url: Option<&str>, quantize: bool) -> Value {
+    /// A channel between the two workers: the listening one hands command
+    /// utterances to the command model's one, not through this page.
+    fn connect_workers(&self) -> Result<(), Value> {
+        let failed = |e: JsValue| {
+            error(
+                "EXECUTION_FAILED",
+                format!("Connecting the speech workers failed: {}", js_message(&e)),
+            )
+        };
+        let channel = MessageChannel::new().map_err(failed)?;
+        for (worker, role, port) in [
+            (&self.listener, "listen", channel.port1()),
+            (&self.commander, "command", channel.port2()),
+        ] {
+            let message = js_sys::Object::new();
+            let _ = Reflect::set(&message, &"type".into(), &"peer".into());
+            let _ = Reflect::set(&message, &"role".into(), &role.into());
+            let _ = Reflect::set(&message, &"port".into(), &port);
+            worker.post_transfer(&message, &port).map_err(failed)?;
+        }
+        self.peered.set(true);
+        Ok(())
+    }
+
+    async fn load(
+        &self,
+        worker: &SpeechWorker,
+        model: &str,
+        url: Option<&str>,
+        quantize: bool,
+    ) -> Value {
         let request = json!({ "type": "load", "model": model, "url": url, "quantize": quantize });
-        let answer = self.ask("load", to_js(&request)).await;
-        self.loaded_answer(answer)
+        let answer = worker.ask("load", to_js(&request)).await;
+        self.loaded_answer(worker, answer)
     }
 
     /// The worker's answer to a load, as the message API's answer.
-    fn loaded_answer(&self, answer: Value) -> Value {
+    fn loaded_answer(&self, worker: &SpeechWorker, answer: Value) -> Value {
         match answer["type"].as_str() {
             Some("status") if answer["state"] == "ready" => {
                 let model = answer["model_id"].as_str().map(String::from);
-                *self.loaded.borrow_mut() = model.clone();
-                self.remember(answer.clone());
+                *worker.loaded.borrow_mut() = model.clone();
+                let mut ready = answer.clone();
+                ready["worker"] = worker.role.into();
+                self.remember(ready);
                 json!({
                     "ok": true,
                     "model": model,
+                    "worker": worker.role,
                     "source": answer["source"],
                     "load_ms": answer["load_ms"],
                     "shape": answer["model"],
@@ -570,11 +599,9 @@ impl Voice {
         let port_message = js_sys::Object::new();
         let _ = Reflect::set(&port_message, &"type".into(), &"port".into());
         let _ = Reflect::set(&port_message, &"port".into(), &channel.port2());
-        if let Some(worker) = self.worker.borrow().as_ref() {
-            worker
-                .post_message_with_transfer(&port_message, &Array::of1(&channel.port2()))
-                .map_err(failed)?;
-        }
+        self.listener
+            .post_transfer(&port_message, &channel.port2())
+            .map_err(failed)?;
         let (source, stream): (JsValue, Option<MediaStream>) = match msg["audio_url"].as_str() {
             Some(url) => {
                 let source = self.play_file(&context, url).await?;
@@ -699,21 +726,40 @@ impl Voice {
         answer
     }
 
-    /// Downloads (or finds) a model, loads it and makes it the one used.
+    /// Downloads (or finds) a model, loads it and makes it the one used
+    /// for commands (in the command model's worker when there are two).
     async fn install(self: &Rc<Self>, msg: &Value) -> Value {
         let Some(model) = msg["model"].as_str() else {
             return error("INVALID_ARGS", "model_install needs 'model', a model name.");
         };
-        if let Err(e) = self.worker().await {
-            return e;
-        }
         let settings = self.settings().await;
+        let worker = match self.command_worker(&settings, model).await {
+            Ok(worker) => worker,
+            Err(e) => return e,
+        };
         let quantize = msg["quantize"]
             .as_bool()
             .or(settings["speechQuantized"].as_bool())
             .unwrap_or(true);
-        let answer = self.load(model, msg["url"].as_str(), quantize).await;
+        let answer = self
+            .load(&worker, model, msg["url"].as_str(), quantize)
+            .await;
         self.select(answer).await
+    }
+
+    /// The worker that will transcribe commands with `model`: the second
+    /// one when the settings name a different wake-word model.
+    async fn command_worker(
+        self: &Rc<Self>,
+        settings: &Value,
+        model: &str,
+    ) -> Result<Rc<SpeechWorker>, Value> {
+        self.worker().await?;
+        if wake_model(settings).is_some_and(|wake| wake != model) {
+            self.start_worker(&self.commander).await?;
+            return Ok(self.commander.clone());
+        }
+        Ok(self.listener.clone())
     }
 
     /// A loaded model becomes the settings' speech model.
@@ -732,12 +778,18 @@ impl Voice {
     /// Model files from the options page: `{model, config, tokenizer,
     /// weights}` as ArrayBuffers.
     async fn import(self: &Rc<Self>, message: JsValue) -> Value {
-        if let Err(e) = self.worker().await {
-            return e;
-        }
+        let model = Reflect::get(&message, &"model".into())
+            .ok()
+            .and_then(|m| m.as_string())
+            .unwrap_or_default();
+        let settings = self.settings().await;
+        let worker = match self.command_worker(&settings, &model).await {
+            Ok(worker) => worker,
+            Err(e) => return e,
+        };
         let _ = Reflect::set(&message, &"type".into(), &"import".into());
-        let answer = self.ask("load", message).await;
-        let answer = self.loaded_answer(answer);
+        let answer = worker.ask("load", message).await;
+        let answer = self.loaded_answer(&worker, answer);
         self.select(answer).await
     }
 
@@ -748,12 +800,15 @@ impl Voice {
         if let Err(e) = self.worker().await {
             return e;
         }
-        if self.loaded.borrow().as_deref() == Some(model) {
-            self.stop();
-            self.post(&json!({ "type": "unload" }));
-            self.loaded.borrow_mut().take();
+        for worker in [&self.listener, &self.commander] {
+            if worker.holds(model) {
+                self.stop();
+                worker.post(&json!({ "type": "unload" }));
+                worker.loaded.borrow_mut().take();
+            }
         }
         let answer = self
+            .listener
             .ask(
                 "remove",
                 to_js(&json!({ "type": "remove", "model": model })),
@@ -763,9 +818,11 @@ impl Voice {
             return json!({ "ok": false, "error": answer["error"] });
         }
         let settings = self.settings().await;
-        if settings["speechModel"] == model {
-            let patch = json!({ "type": "set_settings", "settings": { "speechModel": "none" } });
-            self.background.handle(patch).await;
+        for key in ["speechModel", "speechWakeModel"] {
+            if settings[key] == model {
+                let patch = json!({ "type": "set_settings", "settings": { key: "none" } });
+                self.background.handle(patch).await;
+            }
         }
         json!({ "ok": true, "installed": answer["installed"] })
     }
@@ -775,11 +832,19 @@ impl Voice {
             return e;
         }
         let answer = self
+            .listener
             .ask("installed", to_js(&json!({ "type": "installed" })))
             .await;
         if answer["type"] != "models" {
             return json!({ "ok": false, "error": answer["error"] });
         }
-        json!({ "ok": true, "installed": answer["installed"], "loaded": *self.loaded.borrow() })
+        let two = self.commander.is_running();
+        let command = if two { &self.commander } else { &self.listener };
+        json!({
+            "ok": true,
+            "installed": answer["installed"],
+            "loaded": *command.loaded.borrow(),
+            "wake_loaded": if two { self.listener.loaded.borrow().clone() } else { None },
+        })
     }
 }

@@ -57,8 +57,12 @@ async fn busy(action: impl std::future::Future<Output = ()>) {
 }
 
 fn model_select() -> Option<HtmlSelectElement> {
+    select_for("speechModel")
+}
+
+fn select_for(setting: &str) -> Option<HtmlSelectElement> {
     document()
-        .query_selector("[data-setting='speechModel']")
+        .query_selector(&format!("[data-setting='{setting}']"))
         .ok()
         .flatten()
         .and_then(|e| e.dyn_into().ok())
@@ -108,7 +112,10 @@ async fn refresh() {
     for id in &installed {
         let _ = list.append_child(&installed_item(id, id == in_use));
     }
-    if let Some(select) = model_select() {
+    for select in ["speechModel", "speechWakeModel"]
+        .into_iter()
+        .filter_map(select_for)
+    {
         for id in installed
             .iter()
             .filter(|id| !HUB_MODELS.contains(&id.as_str()))
@@ -126,6 +133,7 @@ async fn refresh() {
         }
     }
     fill_fields(&settings["settings"], Some("speechModel"));
+    fill_fields(&settings["settings"], Some("speechWakeModel"));
 }
 
 fn installed_item(id: &str, in_use: bool) -> Element {
