@@ -40,6 +40,14 @@ fn run() -> Result<(), String> {
         ("tool-schemas.json".into(), SCHEMAS.as_bytes().to_vec()),
     ];
     collect(&root.join("static"), "", &mut files)?;
+    // Models under static/models/ (`make model`): listed for the options
+    // page, since an extension cannot list its own files.
+    let paths: Vec<String> = files.iter().map(|(name, _)| name.clone()).collect();
+    let bundled = ext_worker::models::bundled_index(&paths);
+    if !bundled.is_empty() {
+        let index = serde_json::to_vec(&bundled).map_err(|e| e.to_string())?;
+        files.push((ext_worker::models::BUNDLED_INDEX.into(), index));
+    }
     for entry in read_dir(&pkg)? {
         let name = entry.file_name().to_string_lossy().to_string();
         if name.ends_with(".js") || name.ends_with(".wasm") {

@@ -6,7 +6,10 @@
 //!   answer (transcription, then the interpreter), with Whisper's share;
 //! - CPU of all Firefox processes while listening to silence, next to the
 //!   same browser not listening, over the same wall time;
-//! - the speech worker's memory with the model loaded.
+//! - the speech workers' memory with the model loaded: one worker, and
+//!   two (a wake-word model listening, the command model in its own);
+//! - the same latency with the live transcript on and off, and with two
+//!   workers.
 //!
 //! Figures only; nothing is asserted. A random model decodes gibberish up
 //! to the 96-token cap, so latency is also given per token and for an
@@ -166,6 +169,13 @@ fn run() -> Result<()> {
     // listening worker) and as the command model (its own worker).
     let install = json!({ "type": "model_install", "model": "bench-wake", "url": pages.url("/tiny/"), "quantize": true });
     send(&ff, install)?;
+    // Fresh workers, each loading its model from the cache (an install
+    // leaves a worker's memory at its download-and-quantize peak).
+    ff.reload_extension()?;
+    send(
+        &ff,
+        json!({ "type": "set_settings", "settings": { "voice": { "wakeWordEnabled": false } } }),
+    )?;
     let two = json!({ "speechModel": "bench-tiny", "speechWakeModel": "bench-wake" });
     let rows = commands(&ff, &pages, two)?;
     summary("two workers, live transcript every second", &rows);

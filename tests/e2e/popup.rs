@@ -216,8 +216,8 @@ fn big_closes_ask_first_and_confirm_runs_them() {
 }
 
 #[test]
-fn history_persists_across_reopening_the_popup() {
-    let env = start();
+fn history_persists_across_reopening_the_popup_and_restarting_the_background() {
+    let mut env = start();
     type_command(&env, "how many tabs are open");
     // Reopen the popup page: its history comes from the action log.
     env.ff
@@ -255,6 +255,19 @@ fn history_persists_across_reopening_the_popup() {
         "true"
     );
     screenshot(&env, "popup-history-light");
+
+    // A restarted background (an update, a crash) still has it.
+    env.ff.reload_extension().unwrap();
+    click(&env, "#show-history");
+    let first = wait_for(LOAD, "the history after a restart", || {
+        let said = popup(
+            &env,
+            "return document.querySelector('#history > li .said')?.textContent ?? null;",
+        );
+        Ok(said.as_str().map(str::to_string))
+    })
+    .unwrap();
+    assert_eq!(first, "how many tabs are open");
     click(&env, "#clear-history");
     wait_for(LOAD, "the history to clear", || {
         let n = popup(

@@ -787,3 +787,100 @@ fn with_a_wake_word_model_a_second_worker_transcribes_the_commands() {
     assert_eq!(answer["model"], MODEL);
     send(&env, json!({ "type": "voice_stop" }));
 }
+
+/// The add-on with the test model bundled under `models/`, as `make model`
+/// then `make` pack one (with the packer's index of bundled models).
+fn xpi_with_bundled_model() -> PathBuf {
+    use std::io::Write;
+    let source = tab_whisperer::firefox::xpi_path();
+    let mut archive = zip::ZipArchive::new(std::fs::File::open(&source).unwrap()).unwrap();
+    let out = std::env::temp_dir().join(format!("tw-bundled-{}.xpi", std::process::id()));
+    let mut writer = zip::ZipWriter::new(std::fs::File::create(&out).unwrap());
+    for i in 0..archive.len() {
+        writer
+            .raw_copy_file(archive.by_index_raw(i).unwrap())
+            .unwrap();
+    }
+    let options =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    for name in ["config.json", "tokenizer.json", "model.safetensors"] {
+        writer
+            .start_file(format!("models/{MODEL}/{name}"), options)
+            .unwrap();
+        writer.write_all(&model_file(name)).unwrap();
+    }
+    let index = ext_worker::models::bundled_index(&[
+        format!("models/{MODEL}/config.json"),
+        format!("models/{MODEL}/tokenizer.json"),
+        format!("models/{MODEL}/model.safetensors"),
+    ]);
+    writer
+        .start_file(ext_worker::models::BUNDLED_INDEX, options)
+        .unwrap();
+    writer
+        .write_all(&serde_json::to_vec(&index).unwrap())
+        .unwrap();
+    writer.finish().unwrap();
+    out
+}
+
+#[test]
+fn a_model_bundled_in_the_xpi_is_listed_loads_without_a_download_and_stays() {
+    let xpi = xpi_with_bundled_model();
+    let pages = serve();
+    let ff = tab_whisperer::Firefox::start(tab_whisperer::Options {
+        xpi: Some(xpi.clone()),
+        prefs: tab_whisperer::firefox::local_only_prefs(),
+        ..tab_whisperer::Options::default()
+    })
+    .expect("Firefox with the add-on");
+    let env = Env { ff, pages };
+    assert_eq!(installed(&env), json!([MODEL]), "listed before any use");
+    // No address: it can only come from the .xpi.
+    let answer = send(&env, json!({ "type": "model_install", "model": MODEL }));
+    assert_eq!(answer["ok"], true, "{answer}");
+    assert_eq!(answer["source"], "bundled");
+    let patch =
+        json!({ "type": "set_settings", "settings": { "voice": { "wakeWordEnabled": false } } });
+    assert_eq!(send(&env, patch)["ok"], true);
+    let url = env.pages.url("/command-16k.wav");
+    let answer = send(
+        &env,
+        json!({ "type": "voice_start", "audio_url": url, "sample_rate": 16000 }),
+    );
+    assert_eq!(answer["ok"], true, "{answer}");
+    let command = event(&env, "command");
+    assert!(!command["tokens"].as_array().unwrap().is_empty());
+    send(&env, json!({ "type": "voice_stop" }));
+    // Part of the extension: it cannot be removed.
+    let answer = send(&env, json!({ "type": "model_remove", "model": MODEL }));
+    assert_eq!(answer["ok"], false, "{answer}");
+    assert!(answer["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("comes with the extension"));
+    assert_eq!(installed(&env), json!([MODEL]));
+    drop(env);
+    let _ = std::fs::remove_file(xpi);
+}
+
+#[test]
+fn the_microphone_permission_page_asks_and_says_it_is_allowed() {
+    let env = start_voice();
+    let page = env.ff.open_extension_page("permission.html").unwrap();
+    let said = wait_for(LOAD, "the permission page's answer", || {
+        let text = env.ff.with_window(&page, |s| {
+            s.execute(
+                "return document.getElementById('permission-status').textContent;",
+                &[],
+            )
+        })?;
+        Ok(text
+            .as_str()
+            .filter(|t| t.contains("allowed"))
+            .map(String::from))
+    })
+    .unwrap();
+    // The test profile grants the fake microphone without a prompt.
+    assert!(said.starts_with("Microphone allowed"), "{said}");
+}

@@ -119,6 +119,9 @@ pub struct WakeFigures {
     /// and 24 tokens (a random model never stops early, so each decodes
     /// exactly that many).
     pub prompted: [(usize, f64); 3],
+    /// The same, stopped as soon as the text cannot start with the wake
+    /// phrase (what the worker does): ms and tokens decoded.
+    pub early_exit: (f64, usize),
 }
 
 /// What each wake-word check costs on a 1.5-s utterance.
@@ -141,7 +144,25 @@ pub fn wake_check(files: ModelFiles, projection: Projection) -> Result<WakeFigur
         });
         (tokens, ms)
     });
-    Ok(WakeFigures { score, prompted })
+    let options = TranscribeOptions {
+        prompt: Some("hey fox".into()),
+        max_tokens: Some(24),
+        audio_ctx: AudioCtx::Auto,
+    };
+    let keep_going = |text: &str| crate::session::could_start_with_wake(text, "hey fox");
+    let mut tokens = 0;
+    let early = timed(|| {
+        tokens = engine
+            .transcribe_while(&utterance, &options, &keep_going)
+            .unwrap()
+            .tokens
+            .len();
+    });
+    Ok(WakeFigures {
+        score,
+        prompted,
+        early_exit: (early, tokens),
+    })
 }
 
 enum CandleModel {

@@ -85,12 +85,16 @@ pub fn initial_tokens(
     Ok((tokens, sot_index))
 }
 
+/// Greedy decoding; `keep_going` sees the tokens so far after each one and
+/// can stop early (the wake-word check gives up on speech that is not for
+/// us).
 pub fn greedy(
     model: &Whisper,
     tokenizer: &WhisperTokenizer,
     suppression: &Suppression,
     audio_features: &Tensor,
     options: &DecodeOptions,
+    keep_going: &mut dyn FnMut(&[u32]) -> bool,
 ) -> Result<Decoded> {
     let max_length = model.max_tokens();
     let (initial, sot_index) = initial_tokens(tokenizer, options.prompt.as_deref(), max_length)?;
@@ -120,7 +124,7 @@ pub fn greedy(
         }
         tokens.push(next);
         token_logprobs.push(logprobs[next as usize]);
-        if state.length >= max_length || tokens.len() == sample_len {
+        if state.length >= max_length || tokens.len() == sample_len || !keep_going(&tokens) {
             break;
         }
         last = model.feed(&mut state, &[next])?.get(0)?;

@@ -187,6 +187,17 @@ impl Engine {
     }
 
     pub fn transcribe(&self, pcm: &[f32], options: &TranscribeOptions) -> Result<Transcript> {
+        self.transcribe_while(pcm, options, &|_| true)
+    }
+
+    /// [`Engine::transcribe`], stopping as soon as `keep_going` says no to
+    /// the text so far.
+    pub fn transcribe_while(
+        &self,
+        pcm: &[f32],
+        options: &TranscribeOptions,
+        keep_going: &dyn Fn(&str) -> bool,
+    ) -> Result<Transcript> {
         let t0 = now_ms();
         let (mel, frames) = self.mel(pcm, options.audio_ctx)?;
         let t1 = now_ms();
@@ -201,6 +212,7 @@ impl Engine {
                 prompt: options.prompt.clone(),
                 max_tokens: options.max_tokens,
             },
+            &mut |tokens| keep_going(&self.tokenizer.decode(tokens).unwrap_or_default()),
         )?;
         let t3 = now_ms();
         Ok(Transcript {

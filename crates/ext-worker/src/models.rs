@@ -86,6 +86,21 @@ pub fn installed(keys: &[String]) -> Vec<String> {
         .collect()
 }
 
+/// The list of the models bundled in the .xpi, written by the packer
+/// (an extension cannot list its own files).
+pub const BUNDLED_INDEX: &str = "models/index.json";
+
+/// The complete models among the .xpi's file paths (`models/<id>/<file>`),
+/// sorted: what the packer writes to [`BUNDLED_INDEX`].
+pub fn bundled_index(paths: &[String]) -> Vec<String> {
+    let keys: Vec<String> = paths
+        .iter()
+        .filter_map(|p| p.strip_prefix("models/"))
+        .map(|rest| format!("{KEY_ORIGIN}{rest}"))
+        .collect();
+    installed(&keys)
+}
+
 /// Imported weights, told apart by content: GGUF files start with "GGUF".
 pub fn weight_file(bytes: Vec<u8>) -> WeightFile {
     if bytes.starts_with(b"GGUF") {
@@ -244,5 +259,21 @@ mod tests {
         let mut p = Progress::new("tiny", SAFETENSORS, Some(1000));
         assert!(p.advance(5).is_none());
         assert_eq!(p.advance(995).unwrap()["total"], 1000);
+    }
+
+    #[test]
+    fn the_bundled_index_lists_complete_models_only() {
+        let paths: Vec<String> = [
+            "models/tiny.en/config.json",
+            "models/tiny.en/tokenizer.json",
+            "models/tiny.en/model-q8_0.gguf",
+            "models/base/config.json",
+            "models/README.txt",
+            "popup.html",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        assert_eq!(bundled_index(&paths), vec!["tiny.en".to_string()]);
     }
 }

@@ -315,9 +315,11 @@ impl Pipeline {
     /// way the session looks for); while taking a command, with the tabs'
     /// vocabulary.
     fn listen(&mut self) {
+        let expects_command = self.session.expects_command();
         self.service.handle(Request::Listen {
-            expects_command: self.session.expects_command(),
+            expects_command,
             prompt: Some(self.prompt()),
+            wake_phrase: (!expects_command).then(|| self.session.settings().wake_phrase.clone()),
         });
     }
 

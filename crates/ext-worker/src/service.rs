@@ -8,6 +8,7 @@ use crate::clock::now_ms;
 use crate::engine::{AudioCtx, Engine, ModelFiles, TranscribeOptions};
 use crate::error::{Error, ErrorCode};
 use crate::listener::Listener;
+use crate::session::could_start_with_wake;
 use crate::vad::VadEvent;
 use crate::whisper::Projection;
 use serde_json::{json, Value};
@@ -38,6 +39,9 @@ pub enum Request {
     Listen {
         expects_command: bool,
         prompt: Option<String>,
+        /// While waiting for the wake word: transcription stops as soon as
+        /// the text cannot start with it.
+        wake_phrase: Option<String>,
     },
     /// The microphone stopped: the utterance under way, if any.
     Stop,
@@ -56,6 +60,7 @@ pub struct Service {
     engine: Option<Engine>,
     listener: Listener,
     prompt: Option<String>,
+    wake_phrase: Option<String>,
 }
 
 impl Service {
@@ -179,9 +184,11 @@ impl Service {
             Request::Listen {
                 expects_command,
                 prompt,
+                wake_phrase,
             } => {
                 self.listener.set_expects_command(expects_command);
                 self.prompt = prompt.filter(|p| !p.trim().is_empty());
+                self.wake_phrase = wake_phrase.filter(|p| !p.trim().is_empty());
                 Ok(json!({ "ok": true }))
             }
             Request::Stop => {
@@ -209,7 +216,12 @@ impl Service {
                     max_tokens: Some(UTTERANCE_TOKENS),
                     audio_ctx: AudioCtx::Auto,
                 };
-                let heard = self.engine().and_then(|e| e.transcribe(&pcm, &options));
+                let heard = self.engine().and_then(|e| match &self.wake_phrase {
+                    Some(phrase) => e.transcribe_while(&pcm, &options, &|text| {
+                        could_start_with_wake(text, phrase)
+                    }),
+                    None => e.transcribe(&pcm, &options),
+                });
                 Some(match heard {
                     Ok(t) => json!({
                         "type": "utterance",

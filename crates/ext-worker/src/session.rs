@@ -228,6 +228,48 @@ pub fn strip_wake(words: &[String], phrase: &str) -> Option<Vec<String>> {
     None
 }
 
+/// Whether a transcript under way (`text`, its last word perhaps cut
+/// short) may still turn out to start with the wake phrase. While waiting
+/// for the wake word, decoding stops as soon as it cannot: most of what a
+/// room hears is not for us, and this keeps its cost near a forced-phrase
+/// score's, while "hey fox, close …" still gets its whole transcript.
+pub fn could_start_with_wake(text: &str, phrase: &str) -> bool {
+    let phrase = words(phrase);
+    let mut heard = words(text);
+    // The last word may still be growing.
+    let partial = heard.pop();
+    if phrase.is_empty() {
+        return false;
+    }
+    // Up to two fillers in front; as many as are there, since a filler
+    // cannot be the phrase's first word anyway.
+    let lead = heard
+        .iter()
+        .take_while(|w| LEAD_INS.contains(&w.as_str()))
+        .count()
+        .min(2);
+    let heard = &heard[lead..];
+    let joined = phrase.concat();
+    if heard.first().is_some_and(|w| close(w, &joined)) {
+        return true;
+    }
+    let whole_words_match = heard.iter().zip(&phrase).all(|(w, p)| close(w, p));
+    if !whole_words_match {
+        return false;
+    }
+    // Every complete word fits; the word being decoded must be within an
+    // edit of the start of the phrase's next word (or of the run-together
+    // phrase, in first place).
+    let (Some(word), Some(next)) = (partial, phrase.get(heard.len())) else {
+        return true;
+    };
+    let near_start_of = |target: &str| {
+        let target: Vec<char> = target.chars().collect();
+        (1..=target.len()).any(|n| edits(&word, &target[..n].iter().collect::<String>()) <= 1)
+    };
+    near_start_of(next) || (heard.is_empty() && near_start_of(&joined))
+}
+
 /// Equal, or one edit apart when both are 3 letters or more.
 fn close(word: &str, target: &str) -> bool {
     word == target
@@ -400,5 +442,29 @@ mod tests {
             Outcome::Wake
         );
         assert!(s.expects_command());
+    }
+
+    #[test]
+    fn a_transcript_under_way_is_dropped_once_it_cannot_be_the_wake_word() {
+        let may = |text: &str| could_start_with_wake(text, "hey fox");
+        // Still possible: nothing yet, the phrase growing, fillers, the
+        // phrase run together, the phrase and a command after it.
+        for text in [
+            "",
+            " He",
+            " Hey",
+            " Hey, F",
+            " Hey Fox",
+            " OK, hey fox",
+            " Heyfox, close",
+            " Hey fox, close the YouTube tabs",
+            " Hay fax mute",
+        ] {
+            assert!(may(text), "{text:?}");
+        }
+        // Not for us: a first or second word that is not the phrase's.
+        for text in [" The weather", " I think", " Hey there", " Okay so what"] {
+            assert!(!may(text), "{text:?}");
+        }
     }
 }

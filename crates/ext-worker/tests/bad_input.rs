@@ -416,6 +416,7 @@ fn listening_turns_microphone_blocks_into_transcribed_utterances() {
     service.handle(Request::Listen {
         expects_command: true,
         prompt: Some("youtube gmail".into()),
+        wake_phrase: None,
     });
     // No model yet: the utterance is reported as an error, nothing breaks.
     let events = listen(&mut service);

@@ -271,3 +271,34 @@ fn with_two_workers_the_listener_hands_commands_to_the_command_model_and_keeps_l
     // A reply to nothing (a job already answered) is dropped.
     assert!(listener.transcribed(&reply[0]).is_empty());
 }
+
+#[test]
+fn waiting_for_the_wake_word_transcription_stops_once_it_cannot_be_the_wake_word() {
+    let mut p = loaded();
+    p.control(settings(true, 20_000.0));
+    p.control(Control::Echo { audio: true });
+    let out = feed(&mut p, &spoken(), 16_000);
+    let ignored: Vec<&Value> = out.iter().filter(|m| m["ignored"] == true).collect();
+    assert_eq!(ignored.len(), 1, "{out:?}");
+    let heard: Vec<u32> = serde_json::from_value(ignored[0]["tokens"].clone()).unwrap();
+    // The whole transcript of the same samples, prompted the same way: what
+    // was decoded is its start, cut where the text left the wake phrase.
+    let engine = Engine::load(&model(), Projection::Exact).unwrap();
+    let options = TranscribeOptions {
+        prompt: Some("hey fox".into()),
+        max_tokens: Some(96),
+        audio_ctx: ext_worker::AudioCtx::Auto,
+    };
+    let whole = engine.transcribe(&samples(ignored[0]), &options).unwrap();
+    assert!(
+        heard.len() < whole.tokens.len(),
+        "{heard:?} vs {:?}",
+        whole.tokens
+    );
+    assert_eq!(&whole.tokens[..heard.len()], &heard[..]);
+    let text = ignored[0]["heard"].as_str().unwrap();
+    assert!(
+        !ext_worker::session::could_start_with_wake(text, "hey fox"),
+        "{text}"
+    );
+}

@@ -116,9 +116,12 @@ fn bench_in_a_firefox_worker() {
         .map(|(tokens, ms)| format!("{tokens} tokens {ms:.0} ms ({:.1}x)", ms / wake.score))
         .collect();
     console_log!(
-        "{size} q8_0 wake-word check of a 1.5-s utterance: phrase scoring {:.0} ms; prompted transcription {}",
+        "{size} q8_0 wake-word check of a 1.5-s utterance: phrase scoring {:.0} ms; prompted transcription {}; \
+         stopped once it cannot be the wake word (the worker's way) {:.0} ms after {} tokens",
         wake.score,
-        prompted.join(", ")
+        prompted.join(", "),
+        wake.early_exit.0,
+        wake.early_exit.1
     );
     let (q8_theirs, m) = measured(|| candle(dims, WeightFile::Gguf(q8.clone())));
     row(&format!("{size} q8_0 candle"), q8_theirs, m);

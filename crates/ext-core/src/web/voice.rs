@@ -230,7 +230,10 @@ impl Voice {
                 move |message| me.on_worker(role, message),
                 move |message| {
                     if role == "command" {
+                        // The listening worker transcribes commands itself
+                        // (with the wake model) until the next start.
                         failed.peered.set(false);
+                        failed.post(&json!({ "type": "delegate", "on": false }));
                     }
                     failed.remember(json!({ "type": "error", "worker": role,
                         "error": { "code": "EXECUTION_FAILED", "message": message } }));

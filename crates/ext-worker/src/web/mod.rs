@@ -102,6 +102,7 @@ impl WhisperWorker {
         self.answer(Request::Listen {
             expects_command,
             prompt: Some(prompt.to_string()),
+            wake_phrase: None,
         })
     }
 

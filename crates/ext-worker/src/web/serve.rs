@@ -396,6 +396,11 @@ async fn import(pipeline: &Rc<RefCell<Pipeline>>, data: &JsValue) -> Result<Valu
 async fn remove(data: &JsValue) -> Result<Value> {
     let id = get(data, "model").as_string().unwrap_or_default();
     models::check_id(&id)?;
+    if store::bundled_ids().await.contains(&id) {
+        return Err(Error::args(format!(
+            "{id} comes with the extension and cannot be removed"
+        )));
+    }
     store::remove(&id).await?;
     Ok(json!({ "type": "models", "request": "remove", "installed": store::installed().await? }))
 }

@@ -41,15 +41,7 @@ async fn bytes(response: &Response) -> Result<Vec<u8>> {
 
 /// A file of a model bundled in the .xpi, if there is one.
 pub async fn bundled(id: &str, file: &str) -> Option<Vec<u8>> {
-    let url = models::bundled_url(id, file);
-    let response: Response = JsFuture::from(scope().fetch_with_str(&url))
-        .await
-        .ok()?
-        .unchecked_into();
-    if !response.ok() {
-        return None;
-    }
-    bytes(&response).await.ok()
+    fetch_bytes(&models::bundled_url(id, file)).await
 }
 
 /// A file of a model kept in the cache, if it is there.
@@ -90,7 +82,35 @@ pub async fn remove(id: &str) -> Result<()> {
 }
 
 /// The complete models in the cache.
+/// The models bundled in the .xpi (none when it has no index).
+pub async fn bundled_ids() -> Vec<String> {
+    let Some(index) = fetch_bytes(models::BUNDLED_INDEX).await else {
+        return Vec::new();
+    };
+    serde_json::from_slice(&index).unwrap_or_default()
+}
+
+async fn fetch_bytes(url: &str) -> Option<Vec<u8>> {
+    let response: Response = JsFuture::from(scope().fetch_with_str(url))
+        .await
+        .ok()?
+        .unchecked_into();
+    if !response.ok() {
+        return None;
+    }
+    bytes(&response).await.ok()
+}
+
+/// The models at hand: bundled or kept in the cache, sorted.
 pub async fn installed() -> Result<Vec<String>> {
+    let mut all = cached_ids().await?;
+    all.extend(bundled_ids().await);
+    all.sort();
+    all.dedup();
+    Ok(all)
+}
+
+async fn cached_ids() -> Result<Vec<String>> {
     let cache = open_cache().await?;
     let requests = JsFuture::from(cache.keys()).await.map_err(storage)?;
     let keys: Vec<String> = js_sys::Array::from(&requests)
