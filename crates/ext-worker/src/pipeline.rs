@@ -99,8 +99,6 @@ pub struct Pipeline {
 /// A command utterance handed to the command model's worker.
 struct Job {
     id: u64,
-    /// When it began (it is judged as of then).
-    started_ms: f64,
     /// What the wake model heard after "hey fox" in the same breath.
     wake_rest: Option<String>,
     /// Its samples, when tests asked for them.
@@ -364,7 +362,6 @@ impl Pipeline {
         self.next_job += 1;
         let job = Job {
             id: self.next_job,
-            started_ms: self.speech_started_ms,
             wake_rest,
             echo: self.echo_audio.then(|| pcm.clone()),
             prompt: self.vocabulary.clone(),
@@ -408,7 +405,7 @@ impl Pipeline {
             .to_string();
         let outcome = self
             .session
-            .command_heard(&heard, job.wake_rest.as_deref(), job.started_ms);
+            .command_heard(&heard, job.wake_rest.as_deref(), self.heard_ms);
         self.listen();
         let mut message = self.outcome_message(outcome, reply, heard, job.prompt);
         message["model"] = "command".into();

@@ -28,6 +28,9 @@ pub struct SpeechWorker {
     /// "listen" or "command".
     pub role: &'static str,
     worker: RefCell<Option<Worker>>,
+    /// Whether it said it started (its message loop is listening; what is
+    /// posted before then would be lost).
+    started: Cell<bool>,
     /// Replies awaited, by request name.
     waiters: RefCell<Vec<(String, oneshot::Sender<Value>)>>,
     /// The model it holds.
@@ -41,6 +44,7 @@ impl SpeechWorker {
         Rc::new(Self {
             role,
             worker: RefCell::default(),
+            started: Cell::new(false),
             waiters: RefCell::default(),
             loaded: RefCell::default(),
             memory_bytes: Cell::default(),
@@ -65,7 +69,19 @@ impl SpeechWorker {
         on_failure: impl Fn(String) + 'static,
     ) -> Result<(), Value> {
         if self.is_running() {
-            return Ok(());
+            if self.started.get() {
+                return Ok(());
+            }
+            // Another request is starting it: wait for the same answer.
+            let answer = self
+                .reply("started")
+                .await
+                .unwrap_or_else(|_| failure("the speech worker stopped"));
+            return if answer["ok"] == false {
+                Err(answer)
+            } else {
+                Ok(())
+            };
         }
         let options = WorkerOptions::new();
         options.set_type(WorkerType::Module);
@@ -102,6 +118,7 @@ impl SpeechWorker {
         if answer["ok"] == false {
             return Err(answer);
         }
+        self.started.set(true);
         Ok(())
     }
 
@@ -110,6 +127,7 @@ impl SpeechWorker {
         if let Some(worker) = self.worker.borrow_mut().take() {
             worker.terminate();
         }
+        self.started.set(false);
         self.loaded.borrow_mut().take();
         self.memory_bytes.set(None);
     }
