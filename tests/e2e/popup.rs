@@ -153,6 +153,16 @@ fn typing_a_command_changes_tabs_and_undo_brings_them_back() {
     let reply = type_command(&env, "how many tabs are open");
     assert!(reply.contains("tabs open"), "{reply}");
     screenshot(&env, "popup-result-dark");
+    click(&env, "#show-history");
+    wait_for(LOAD, "the history to show", || {
+        let n = popup(
+            &env,
+            "return document.querySelectorAll('#history > li').length;",
+        );
+        Ok(n.as_u64().filter(|n| *n >= 2))
+    })
+    .unwrap();
+    screenshot(&env, "popup-history-dark");
 }
 
 #[test]

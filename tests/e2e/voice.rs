@@ -427,6 +427,17 @@ fn at_48_khz_the_stream_reaching_whisper_is_resampled_to_16_khz_without_aliasing
 fn the_fake_microphone_delivers_frames_and_waits_for_the_wake_word() {
     let env = start_voice();
     ready(&env, true);
+    // Everything the background tells an open page, kept.
+    env.ff
+        .session()
+        .execute(
+            r#"window.__twEvents = [];
+               const port = browser.runtime.connect({ name: "test" });
+               port.onMessage.addListener(m => m.event && window.__twEvents.push(m.event));
+               return null;"#,
+            &[],
+        )
+        .unwrap();
     let answer = send(&env, json!({ "type": "voice_start" }));
     assert_eq!(answer["ok"], true, "{answer}");
     assert_eq!(answer["mode"], "passive");
@@ -438,6 +449,23 @@ fn the_fake_microphone_delivers_frames_and_waits_for_the_wake_word() {
     .unwrap();
     assert!((-30.0..-15.0).contains(&level), "level {level} dBFS");
     assert_eq!(badge(&env), "MIC");
+    // Three seconds of it (by the audio's own clock): the detector takes a
+    // steady tone for the room's noise, not for speech.
+    wait_for(HEARD, "3 s of microphone audio", || {
+        let heard = env.ff.session().execute(
+            "return Math.max(0, ...window.__twEvents.filter(e => e.type === 'level').map(e => e.heard_ms));",
+            &[],
+        )?;
+        Ok(heard.as_f64().filter(|ms| *ms >= 3_000.0))
+    })
+    .unwrap();
+    let kinds = env
+        .ff
+        .session()
+        .execute("return window.__twEvents.map(e => e.type);", &[])
+        .unwrap();
+    let kinds: Vec<String> = serde_json::from_value(kinds).unwrap();
+    assert!(kinds.iter().all(|k| k != "listening"), "{kinds:?}");
     let _ = send(&env, json!({ "type": "voice_stop" }));
     assert_eq!(badge(&env), "");
 }
