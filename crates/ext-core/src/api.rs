@@ -88,6 +88,11 @@ impl<B: Browser, S: Storage> Background<B, S> {
             Some(_) => return Err(ToolError::invalid("A message's 'type' must be a string.")),
             None => return Err(ToolError::invalid("The message has no 'type'.")),
         };
+        if kind != "schemas" {
+            // Nothing runs on defaults while what is stored cannot be read:
+            // a save would overwrite the user's settings, log and journal.
+            self.ensure_loaded().await?;
+        }
         match kind {
             "schemas" => Ok(json!({ "ok": true, "schemas": tools::schemas() })),
             "tool" => {
@@ -118,7 +123,6 @@ impl<B: Browser, S: Storage> Background<B, S> {
                 Ok(self.undo(id.as_deref()).await)
             }
             "log" => {
-                self.ensure_loaded().await;
                 let limit = obj
                     .get("limit")
                     .and_then(Value::as_u64)
@@ -135,12 +139,10 @@ impl<B: Browser, S: Storage> Background<B, S> {
                 Ok(json!({ "ok": true, "entries": entries }))
             }
             "settings" => {
-                self.ensure_loaded().await;
                 Ok(json!({ "ok": true, "settings": *self.settings.borrow() }))
             }
             "set_settings" => {
                 let _guard = self.busy.lock().await;
-                self.ensure_loaded().await;
                 let patch = obj.get("settings").cloned().unwrap_or(Value::Null);
                 let settings = self.settings.borrow().merged(&patch)?;
                 let value = serde_json::to_value(&settings).unwrap_or(Value::Null);
@@ -153,7 +155,6 @@ impl<B: Browser, S: Storage> Background<B, S> {
             }
             "clear_log" => {
                 let _guard = self.busy.lock().await;
-                self.ensure_loaded().await;
                 self.log.borrow_mut().clear();
                 self.save_log().await;
                 Ok(json!({ "ok": true }))
@@ -174,7 +175,9 @@ impl<B: Browser, S: Storage> Background<B, S> {
     /// Runs one tool, records its undo steps and logs it.
     pub async fn run_tool(&self, name: &str, args: &Value) -> Value {
         let _guard = self.busy.lock().await;
-        self.ensure_loaded().await;
+        if let Err(e) = self.ensure_loaded().await {
+            return json!({ "ok": false, "error": e.to_json() });
+        }
         let outcome = tools::run_tool(&self.browser, name, args).await;
         let time = self.browser.now_ms();
         match outcome {
@@ -217,7 +220,9 @@ impl<B: Browser, S: Storage> Background<B, S> {
     /// Risky plans wait for "yes"; anything else cancels them.
     pub async fn run_command(&self, text: &str) -> Value {
         let _guard = self.busy.lock().await;
-        self.ensure_loaded().await;
+        if let Err(e) = self.ensure_loaded().await {
+            return json!({ "ok": false, "error": e.to_json() });
+        }
         if text.chars().count() > MAX_COMMAND_CHARS {
             let e = ToolError::invalid(format!(
                 "The command is longer than {MAX_COMMAND_CHARS} characters."
@@ -394,7 +399,9 @@ impl<B: Browser, S: Storage> Background<B, S> {
     /// Reverts the newest change, or the one named.
     pub async fn undo(&self, id: Option<&str>) -> Value {
         let _guard = self.busy.lock().await;
-        self.ensure_loaded().await;
+        if let Err(e) = self.ensure_loaded().await {
+            return json!({ "ok": false, "error": e.to_json() });
+        }
         self.pending.take();
         self.undo_locked(id).await
     }
@@ -465,10 +472,10 @@ impl<B: Browser, S: Storage> Background<B, S> {
         Some(id)
     }
 
-    async fn ensure_loaded(&self) {
+    async fn ensure_loaded(&self) -> ToolResult<()> {
         let _reading = self.loading.lock().await;
         if self.loaded.get() {
-            return;
+            return Ok(());
         }
         // Unreadable stored data (an older format, a corrupt write) starts
         // afresh rather than stopping the extension. Storage that cannot be
@@ -502,6 +509,13 @@ impl<B: Browser, S: Storage> Background<B, S> {
             Err(_) => read = false,
         }
         self.loaded.set(read);
+        if read {
+            Ok(())
+        } else {
+            Err(ToolError::failed(
+                "Could not read the saved settings, history and undo journal; nothing was changed. Try again.",
+            ))
+        }
     }
 
     async fn append_log(&self, mut entry: LogEntry) {

@@ -415,3 +415,60 @@ fn a_request_arriving_while_the_background_starts_sees_the_saved_settings() {
     assert_eq!(a["settings"]["confirmThreshold"], 20, "{a}");
     assert_eq!(b["settings"]["confirmThreshold"], 20, "{b}");
 }
+
+/// Storage whose first `failures` reads fail, as `storage.local` can while
+/// the browser starts.
+struct FlakyStorage {
+    inner: MemoryStorage,
+    failures: std::cell::Cell<usize>,
+}
+
+impl ext_core::storage::Storage for FlakyStorage {
+    async fn load(&self, key: &str) -> ext_core::browser::BrowserResult<Option<serde_json::Value>> {
+        if self.failures.get() > 0 {
+            self.failures.set(self.failures.get() - 1);
+            return Err(ext_core::browser::BrowserError("not ready".into()));
+        }
+        self.inner.load(key).await
+    }
+    async fn save(
+        &self,
+        key: &str,
+        value: &serde_json::Value,
+    ) -> ext_core::browser::BrowserResult<()> {
+        self.inner.save(key, value).await
+    }
+}
+
+#[test]
+fn while_storage_cannot_be_read_nothing_is_saved_over_it() {
+    let first = Background::new(
+        MemoryBrowser::new(State::default()),
+        MemoryStorage::default(),
+    );
+    let saved = block_on(
+        first.handle(json!({ "type": "set_settings", "settings": { "confirmThreshold": 20 } })),
+    );
+    assert_eq!(saved["ok"], true, "{saved}");
+    let (browser, inner) = first.into_parts();
+    let restarted = Background::new(
+        browser,
+        FlakyStorage {
+            inner,
+            failures: std::cell::Cell::new(1),
+        },
+    );
+    // The read fails: the change is refused, not saved over defaults.
+    let refused = block_on(
+        restarted.handle(json!({ "type": "set_settings", "settings": { "logMaxEntries": 50 } })),
+    );
+    assert_eq!(refused["ok"], false, "{refused}");
+    assert!(refused["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("Could not read"));
+    // The next request reads it: the earlier setting is still there.
+    let settings = block_on(restarted.handle(json!({ "type": "settings" })));
+    assert_eq!(settings["settings"]["confirmThreshold"], 20, "{settings}");
+    assert_eq!(settings["settings"]["logMaxEntries"], 500);
+}
