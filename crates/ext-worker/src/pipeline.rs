@@ -101,8 +101,8 @@ struct Job {
     id: u64,
     /// What the wake model heard after "hey fox" in the same breath.
     wake_rest: Option<String>,
-    /// Its samples, when tests asked for them.
-    echo: Option<Vec<f32>>,
+    /// Its samples: transcribed here if the other worker goes away first.
+    pcm: Vec<f32>,
     prompt: String,
 }
 
@@ -185,8 +185,11 @@ impl Pipeline {
                 vec![self.status()]
             }
             Control::Stop => {
-                let answer = self.service.handle(Request::Stop);
-                let mut out = self.events(&answer);
+                // The utterance under way goes where any other would.
+                let mut out = Vec::new();
+                if let Some(event) = self.service.flush() {
+                    self.on_event(event, &mut |m| out.push(m));
+                }
                 self.session.cancel();
                 self.listen();
                 out.push(self.status());
@@ -198,7 +201,23 @@ impl Pipeline {
             }
             Control::Delegate { on } => {
                 self.delegate = on;
-                vec![]
+                if on {
+                    return vec![];
+                }
+                // Back to one worker: what was handed over and not yet
+                // answered is transcribed here, not lost.
+                let pending: Vec<(u64, Vec<f32>, String)> = self
+                    .jobs
+                    .iter()
+                    .map(|j| (j.id, j.pcm.clone(), j.prompt.clone()))
+                    .collect();
+                pending
+                    .into_iter()
+                    .flat_map(|(id, pcm, prompt)| {
+                        let reply = self.transcribe_for_peer(id, pcm, prompt);
+                        self.transcribed(&reply)
+                    })
+                    .collect()
             }
             Control::Transcribe { id, pcm, prompt } => {
                 vec![self.transcribe_for_peer(id, pcm, prompt)]
@@ -238,41 +257,47 @@ impl Pipeline {
             Err(error) => return post(json!({ "type": "error", "error": error })),
         };
         for event in events {
-            let mut echo = None;
-            let mut kept = None;
-            if event == VadEvent::SpeechStarted {
-                self.speech_started_ms = self.heard_ms;
-                self.partial_samples = 0;
-            }
-            if let VadEvent::Utterance(pcm) = &event {
-                post(json!({ "type": "status", "state": "processing" }));
-                if self.delegate && self.session.expects_command() {
-                    // A command: the command model's worker transcribes it
-                    // while this one goes on listening.
-                    self.session.take_command();
-                    self.listen();
-                    post(self.job(pcm.clone(), None));
-                    continue;
-                }
-                echo = self.echo_audio.then(|| pcm.clone());
-                kept = self.delegate.then(|| pcm.clone());
-            }
-            if let Some(message) = self.service.event(event) {
-                let mut message = self.message(message);
-                if let (Some(pcm), true) = (kept, message["type"] == "command") {
-                    // "Hey fox, close …" in one breath: the wake model heard
-                    // the wake word; the command model says the command.
-                    let rest = message["text"].as_str().map(String::from);
-                    post(self.job(pcm, rest));
-                    continue;
-                }
-                if let Some(pcm) = echo {
-                    message["pcm"] = pcm.into();
-                }
-                post(message);
-            }
+            self.on_event(event, post);
         }
         self.live_transcript(post);
+    }
+
+    /// One detector event: `listening`, or an utterance transcribed (or
+    /// handed to the command model's worker) and judged by the session.
+    fn on_event(&mut self, event: VadEvent, post: &mut dyn FnMut(Value)) {
+        let mut echo = None;
+        let mut kept = None;
+        if event == VadEvent::SpeechStarted {
+            self.speech_started_ms = self.heard_ms;
+            self.partial_samples = 0;
+        }
+        if let VadEvent::Utterance(pcm) = &event {
+            post(json!({ "type": "status", "state": "processing" }));
+            if self.delegate && self.session.expects_command() {
+                // A command: the command model's worker transcribes it
+                // while this one goes on listening.
+                self.session.take_command();
+                self.listen();
+                post(self.job(pcm.clone(), None));
+                return;
+            }
+            echo = self.echo_audio.then(|| pcm.clone());
+            kept = self.delegate.then(|| pcm.clone());
+        }
+        if let Some(message) = self.service.event(event) {
+            let mut message = self.message(message);
+            if let (Some(pcm), true) = (kept, message["type"] == "command") {
+                // "Hey fox, close …" in one breath: the wake model heard
+                // the wake word; the command model says the command.
+                let rest = message["text"].as_str().map(String::from);
+                post(self.job(pcm, rest));
+                return;
+            }
+            if let Some(pcm) = echo {
+                message["pcm"] = pcm.into();
+            }
+            post(message);
+        }
     }
 
     /// Every second of a command being spoken, what Whisper makes of it so
@@ -330,15 +355,6 @@ impl Pipeline {
         }
     }
 
-    /// The service's answer to a request that may carry detector events.
-    fn events(&mut self, answer: &Value) -> Vec<Value> {
-        if answer["ok"] != true {
-            return vec![json!({ "type": "error", "error": answer["error"] })];
-        }
-        let events = answer["events"].as_array().cloned().unwrap_or_default();
-        events.into_iter().map(|e| self.message(e)).collect()
-    }
-
     /// A service event as a message: utterances go through the session.
     fn message(&mut self, event: Value) -> Value {
         match event["type"].as_str() {
@@ -360,15 +376,13 @@ impl Pipeline {
     /// (the worker's message loop sends it there, not to the background).
     fn job(&mut self, pcm: Vec<f32>, wake_rest: Option<String>) -> Value {
         self.next_job += 1;
-        let job = Job {
+        let message = json!({ "type": "transcribe", "id": self.next_job, "pcm": pcm, "prompt": self.vocabulary });
+        self.jobs.push_back(Job {
             id: self.next_job,
             wake_rest,
-            echo: self.echo_audio.then(|| pcm.clone()),
+            pcm,
             prompt: self.vocabulary.clone(),
-        };
-        let message =
-            json!({ "type": "transcribe", "id": job.id, "pcm": pcm, "prompt": job.prompt });
-        self.jobs.push_back(job);
+        });
         message
     }
 
@@ -409,8 +423,8 @@ impl Pipeline {
         self.listen();
         let mut message = self.outcome_message(outcome, reply, heard, job.prompt);
         message["model"] = "command".into();
-        if let Some(pcm) = job.echo {
-            message["pcm"] = pcm.into();
+        if self.echo_audio {
+            message["pcm"] = job.pcm.into();
         }
         vec![message]
     }

@@ -118,6 +118,12 @@ impl Service {
         }))
     }
 
+    /// The microphone stopped: the utterance under way (if long enough),
+    /// not yet transcribed.
+    pub fn flush(&mut self) -> Option<VadEvent> {
+        self.listener.stop()
+    }
+
     /// What the detector makes of a block of microphone audio; each event
     /// then goes through [`Service::event`] (which transcribes utterances),
     /// so that a caller can say "processing" before the wait.

@@ -156,13 +156,14 @@ impl VoiceSession {
     /// the wake phrase, used if the command model did not hear the phrase).
     pub fn command_heard(&mut self, text: &str, wake_rest: Option<&str>, now_ms: f64) -> Outcome {
         let words = words(text);
+        let wake_rest = wake_rest.map(self::words).unwrap_or_default();
         let command = match strip_wake(&words, &self.settings.wake_phrase) {
+            Some(rest) if !rest.is_empty() => rest,
+            // The command model heard nothing after the phrase, or spelled
+            // the phrase some other way: the wake model's reading of the
+            // rest stands.
+            _ if !wake_rest.is_empty() => wake_rest,
             Some(rest) => rest,
-            None if wake_rest.is_some() && !words.is_empty() => {
-                // The command model spelled the wake phrase some other way:
-                // the wake model's reading of the rest stands.
-                self::words(wake_rest.unwrap_or_default())
-            }
             None => words,
         };
         if command.is_empty() {
@@ -170,7 +171,8 @@ impl VoiceSession {
             self.activate(now_ms);
             return Outcome::Wake;
         }
-        self.mode = Mode::Passive;
+        // The session went passive when the utterance was handed over, and
+        // may since have heard a new "hey fox": that stands.
         Outcome::Command(command.join(" "))
     }
 
@@ -267,7 +269,10 @@ pub fn could_start_with_wake(text: &str, phrase: &str) -> bool {
         let target: Vec<char> = target.chars().collect();
         (1..=target.len()).any(|n| edits(&word, &target[..n].iter().collect::<String>()) <= 1)
     };
-    near_start_of(next) || (heard.is_empty() && near_start_of(&joined))
+    near_start_of(next)
+        || (heard.is_empty() && near_start_of(&joined))
+        // A filler in front ("OK, hey fox"), while there is room for one.
+        || (heard.is_empty() && lead < 2 && LEAD_INS.iter().any(|f| near_start_of(f)))
 }
 
 /// Equal, or one edit apart when both are 3 letters or more.
@@ -442,6 +447,19 @@ mod tests {
             Outcome::Wake
         );
         assert!(s.expects_command());
+        // A late transcript does not undo a "hey fox" heard meanwhile.
+        s.take_command();
+        s.trigger(5_000.0);
+        assert_eq!(
+            s.command_heard("close it", None, 6_000.0),
+            Outcome::Command("close it".into())
+        );
+        assert!(s.expects_command(), "still awake for the next command");
+        // The command model heard only noise: the wake model's rest stands.
+        assert_eq!(
+            s.command_heard("", Some("mute this tab"), 7_000.0),
+            Outcome::Command("mute this tab".into())
+        );
     }
 
     #[test]
@@ -465,6 +483,24 @@ mod tests {
         // Not for us: a first or second word that is not the phrase's.
         for text in [" The weather", " I think", " Hey there", " Okay so what"] {
             assert!(!may(text), "{text:?}");
+        }
+        // Decoding sees every prefix of the transcript (a token may end
+        // anywhere in a word): none of a wake word's may stop it.
+        for said in [
+            " Hey Fox.",
+            " Hey, fox, close the tabs.",
+            " Hay Fox!",
+            " OK, hey fox, mute this tab.",
+            " So hey fox",
+            " Um, hey Fox",
+            " Oh, so hey fox",
+            " Heyfox close it",
+        ] {
+            for end in 1..=said.len() {
+                if said.is_char_boundary(end) {
+                    assert!(may(&said[..end]), "{:?} of {said:?}", &said[..end]);
+                }
+            }
         }
     }
 }

@@ -90,7 +90,13 @@ fn handle(pipeline: &Rc<RefCell<Pipeline>>, data: JsValue) {
                     "remove" => remove(&data).await,
                     _ => installed().await,
                 };
-                post(answer.unwrap_or_else(|e| error(&kind, e)));
+                // An import is awaited as a load: its failure must answer it.
+                let request = if kind == "import" {
+                    "load"
+                } else {
+                    kind.as_str()
+                };
+                post(answer.unwrap_or_else(|e| error(request, e)));
             });
         }
         _ => {
