@@ -50,9 +50,19 @@ pub fn read_models(
 ) -> ToolResult<Value> {
     match status {
         200..=299 => {}
+        401 | 403 if settings.api_key.trim().is_empty() => {
+            return Err(ToolError::refused(format!(
+                "The server wants an API key ({status}): enter one."
+            )))
+        }
         401 | 403 => {
             return Err(ToolError::refused(format!(
                 "The server refused the API key ({status}). Check the key."
+            )))
+        }
+        429 | 500..=599 => {
+            return Err(ToolError::failed(format!(
+                "The server is busy or failing ({status}); try again later."
             )))
         }
         _ => {
@@ -168,6 +178,10 @@ mod tests {
             e.message.contains("404") && e.message.contains("base URL"),
             "{e}"
         );
+        let e = read_models(&settings("openai", "http://h/v1", "", "m"), "u", 401, "").unwrap_err();
+        assert!(e.message.contains("enter one"), "{e}");
+        let e = read_models(&s, "u", 503, "").unwrap_err();
+        assert!(e.message.contains("try again later"), "{e}");
         let e = read_models(&s, "u", 200, "<html>").unwrap_err();
         assert!(e.message.contains("OpenAI-compatible"), "{e}");
     }

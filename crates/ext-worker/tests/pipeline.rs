@@ -313,11 +313,18 @@ fn commands_handed_over_are_not_lost_when_the_second_worker_goes_away() {
     // Back to one worker before the answer came: transcribed here.
     let out = listener.control(Control::Delegate { on: false });
     assert_eq!(out.len(), 1, "{out:?}");
-    assert!(out[0]["type"] == "command" || out[0]["type"] == "wake", "{out:?}");
+    assert!(
+        out[0]["type"] == "command" || out[0]["type"] == "wake",
+        "{out:?}"
+    );
     assert!(!out[0]["tokens"].as_array().unwrap().is_empty());
     // Stopping mid-command hands the utterance over too.
     listener.control(Control::Delegate { on: true });
-    feed(&mut listener, &[vec![0.0; 8_000], speech()].concat(), 16_000);
+    feed(
+        &mut listener,
+        &[vec![0.0; 8_000], speech()].concat(),
+        16_000,
+    );
     let out = listener.control(Control::Stop);
     assert_eq!(of(&out, "transcribe").len(), 1, "{out:?}");
     assert!(of(&out, "command").is_empty());

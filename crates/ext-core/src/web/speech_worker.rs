@@ -59,18 +59,19 @@ impl SpeechWorker {
         self.loaded.borrow().as_deref() == Some(model)
     }
 
-    /// Starts the worker and waits for it to say so. Each message it posts
-    /// answers the request it names, then goes to `on_message`; if its
-    /// script fails, every waiting request fails and `on_failure` hears why
-    /// (it starts afresh on next use).
+    /// Starts the worker (unless it runs) and waits for it to say so;
+    /// answers whether this call started it. Each message it posts answers
+    /// the request it names, then goes to `on_message`; if its script
+    /// fails, every waiting request fails and `on_failure` hears why (it
+    /// starts afresh on next use).
     pub async fn start(
         self: &Rc<Self>,
         on_message: impl Fn(Value) + 'static,
         on_failure: impl Fn(String) + 'static,
-    ) -> Result<(), Value> {
+    ) -> Result<bool, Value> {
         if self.is_running() {
             if self.started.get() {
-                return Ok(());
+                return Ok(false);
             }
             // Another request is starting it: wait for the same answer.
             let answer = self
@@ -80,7 +81,7 @@ impl SpeechWorker {
             return if answer["ok"] == false {
                 Err(answer)
             } else {
-                Ok(())
+                Ok(false)
             };
         }
         let options = WorkerOptions::new();
@@ -119,7 +120,7 @@ impl SpeechWorker {
             return Err(answer);
         }
         self.started.set(true);
-        Ok(())
+        Ok(true)
     }
 
     /// Ends the worker (its memory goes back to the browser).
@@ -130,6 +131,7 @@ impl SpeechWorker {
         self.started.set(false);
         self.loaded.borrow_mut().take();
         self.memory_bytes.set(None);
+        self.fail_all("the speech worker was stopped");
     }
 
     pub fn post(&self, message: &Value) {

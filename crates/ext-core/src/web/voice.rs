@@ -56,6 +56,8 @@ pub struct Voice {
     commander: Rc<SpeechWorker>,
     /// Whether the two are connected.
     peered: Cell<bool>,
+    /// Held while models are being chosen and loaded.
+    models: futures::lock::Mutex<()>,
     capture: RefCell<Option<Capture>>,
     recent: RefCell<VecDeque<Value>>,
     level: Cell<Option<f64>>,
@@ -113,6 +115,7 @@ impl Voice {
             listener: SpeechWorker::new("listen"),
             commander: SpeechWorker::new("command"),
             peered: Cell::new(false),
+            models: futures::lock::Mutex::new(()),
             capture: RefCell::default(),
             recent: RefCell::default(),
             level: Cell::default(),
@@ -190,11 +193,14 @@ impl Voice {
     /// Settings changed: the worker follows at once.
     pub fn settings_changed(self: &Rc<Self>, settings: &Value) {
         self.configure(settings);
+        if wake_model(settings).is_none() && self.commander.is_running() {
+            self.single_worker();
+        }
         if self.capture.borrow().is_some() {
             // Listening: the models follow (loading only what changed).
             let me = self.clone();
             spawn_local(async move {
-                if let Err(e) = me.ensure_model(&me.settings().await).await {
+                if let Err(e) = me.ensure_model().await {
                     me.remember(json!({ "type": "error", "error": e["error"] }));
                     me.set_badge(Badge::Error);
                 }
@@ -219,20 +225,20 @@ impl Voice {
         self.start_worker(&self.listener).await
     }
 
+    /// Starts `worker` unless it runs; a request arriving while it starts
+    /// waits for it too.
     async fn start_worker(self: &Rc<Self>, worker: &Rc<SpeechWorker>) -> Result<(), Value> {
-        if worker.is_running() {
-            return Ok(());
-        }
         let role = worker.role;
         let (me, failed) = (self.clone(), self.clone());
-        worker
+        let started = worker
             .start(
                 move |message| me.on_worker(role, message),
                 move |message| {
+                    // Whichever failed, the two are no longer connected.
+                    failed.peered.set(false);
                     if role == "command" {
                         // The listening worker transcribes commands itself
                         // (with the wake model) until the next start.
-                        failed.peered.set(false);
                         failed.post(&json!({ "type": "delegate", "on": false }));
                     }
                     failed.remember(json!({ "type": "error", "worker": role,
@@ -241,12 +247,13 @@ impl Voice {
                 },
             )
             .await?;
-        if role == "command" {
+        if started {
+            // A new worker knows no peer, and needs the settings.
             self.peered.set(false);
+            let mut configure = self.settings().await;
+            configure["type"] = "configure".into();
+            worker.post(&configure);
         }
-        let mut configure = self.settings().await;
-        configure["type"] = "configure".into();
-        worker.post(&configure);
         Ok(())
     }
 
@@ -254,16 +261,23 @@ impl Voice {
         let kind = message["type"].as_str().unwrap_or_default().to_string();
         if role == "command" {
             // The command model's worker only loads and transcribes: its
-            // loading, progress and errors are shown; the rest is the
-            // listening worker's.
-            if matches!(kind.as_str(), "status" | "progress" | "error") {
-                message["worker"] = role.into();
-                if kind == "error" {
-                    self.set_badge(Badge::Error);
-                }
-                self.remember(message);
+            // loading, progress and errors are shown; listening states are
+            // the listening worker's.
+            let shown = match kind.as_str() {
+                "progress" | "error" => true,
+                "status" => matches!(
+                    message["state"].as_str(),
+                    Some("loading" | "quantizing" | "ready" | "unloaded")
+                ),
+                _ => false,
+            };
+            if !shown {
+                return;
             }
-            return;
+            message["worker"] = role.into();
+        }
+        if let Some(bytes) = message["command_memory_bytes"].as_f64() {
+            self.commander.memory_bytes.set(Some(bytes));
         }
         match kind.as_str() {
             "level" => {
@@ -435,7 +449,11 @@ impl Voice {
     /// the command model in the listening worker, or, with a separate
     /// wake-word model, that one there and the command model in a second
     /// worker, connected to the first.
-    async fn ensure_model(self: &Rc<Self>, settings: &Value) -> Result<(), Value> {
+    async fn ensure_model(self: &Rc<Self>) -> Result<(), Value> {
+        // One at a time, with the settings as they are once it is our turn:
+        // two quick changes must not leave a worker on the older model.
+        let _turn = self.models.lock().await;
+        let settings = &self.settings().await;
         let model = settings["speechModel"]
             .as_str()
             .unwrap_or("none")
@@ -453,10 +471,7 @@ impl Voice {
         };
         let Some(wake) = wake_model(settings) else {
             if self.commander.is_running() {
-                // Back to one worker.
-                self.commander.stop();
-                self.peered.set(false);
-                self.post(&json!({ "type": "delegate", "on": false }));
+                self.single_worker();
             }
             self.worker().await?;
             if !self.listener.holds(&model) {
@@ -466,16 +481,26 @@ impl Voice {
         };
         self.worker().await?;
         self.start_worker(&self.commander).await?;
-        if !self.listener.holds(&wake) {
-            loaded(self.load(&self.listener, &wake, None, quantize).await)?;
-        }
+        // The command model first: if it cannot load, the listening worker
+        // keeps the model it takes commands with.
         if !self.commander.holds(&model) {
             loaded(self.load(&self.commander, &model, None, quantize).await)?;
+        }
+        if !self.listener.holds(&wake) {
+            loaded(self.load(&self.listener, &wake, None, quantize).await)?;
         }
         if !self.peered.get() {
             self.connect_workers()?;
         }
         Ok(())
+    }
+
+    /// Back to one worker: the command model's ends, and the listening one
+    /// transcribes commands (and what was handed over) itself.
+    fn single_worker(&self) {
+        self.commander.stop();
+        self.peered.set(false);
+        self.post(&json!({ "type": "delegate", "on": false }));
     }
 
     /// A channel between the two workers: the listening one hands command
@@ -550,8 +575,7 @@ impl Voice {
             Some(source) if msg["audio_url"].is_null() => &merged(msg, &source),
             _ => msg,
         };
-        let settings = self.settings().await;
-        if let Err(e) = self.ensure_model(&settings).await {
+        if let Err(e) = self.ensure_model().await {
             self.set_badge(Badge::Error);
             return e;
         }
@@ -735,6 +759,7 @@ impl Voice {
         let Some(model) = msg["model"].as_str() else {
             return error("INVALID_ARGS", "model_install needs 'model', a model name.");
         };
+        let _turn = self.models.lock().await;
         let settings = self.settings().await;
         let worker = match self.command_worker(&settings, model).await {
             Ok(worker) => worker,
@@ -785,6 +810,7 @@ impl Voice {
             .ok()
             .and_then(|m| m.as_string())
             .unwrap_or_default();
+        let _turn = self.models.lock().await;
         let settings = self.settings().await;
         let worker = match self.command_worker(&settings, &model).await {
             Ok(worker) => worker,
@@ -803,13 +829,9 @@ impl Voice {
         if let Err(e) = self.worker().await {
             return e;
         }
-        for worker in [&self.listener, &self.commander] {
-            if worker.holds(model) {
-                self.stop();
-                worker.post(&json!({ "type": "unload" }));
-                worker.loaded.borrow_mut().take();
-            }
-        }
+        let _turn = self.models.lock().await;
+        // Removed from storage first: a model that cannot be (one bundled
+        // in the .xpi) stays loaded and listening goes on.
         let answer = self
             .listener
             .ask(
@@ -819,6 +841,13 @@ impl Voice {
             .await;
         if answer["type"] != "models" {
             return json!({ "ok": false, "error": answer["error"] });
+        }
+        for worker in [&self.listener, &self.commander] {
+            if worker.holds(model) {
+                self.stop();
+                worker.post(&json!({ "type": "unload" }));
+                worker.loaded.borrow_mut().take();
+            }
         }
         let settings = self.settings().await;
         for key in ["speechModel", "speechWakeModel"] {

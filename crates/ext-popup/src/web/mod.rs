@@ -546,7 +546,7 @@ fn start_llm_test() {
     let Some(button) = by_id("llm-test") else {
         return;
     };
-    on(&button, "click", |_| {
+    on(&button.clone(), "click", move |_| {
         let say = |text: &str, error: bool| {
             if let Some(s) = by_id("llm-status") {
                 s.set_text_content(Some(text));
@@ -571,8 +571,12 @@ fn start_llm_test() {
             }
         }
         say(&t("llmTesting", "Asking the server for its models…"), false);
+        // One test at a time: an older answer must not overwrite a newer.
+        let _ = button.set_attribute("disabled", "");
+        let button = button.clone();
         spawn_local(async move {
             let answer = ask(&json!({ "type": "llm_test", "llm": shown })).await;
+            let _ = button.remove_attribute("disabled");
             match answer["reply"].as_str() {
                 Some(reply) if answer["ok"] == true => say(reply, false),
                 _ => say(

@@ -40,11 +40,15 @@ fn say_answer(answer: &Value, done: &str) {
 /// Runs one model action with Download and Import disabled (one at a
 /// time: the worker installs one model at once), then shows the list.
 async fn busy(action: impl std::future::Future<Output = ()>) {
-    let buttons: Vec<HtmlButtonElement> = ["model-download", "model-import"]
-        .into_iter()
-        .filter_map(by_id)
-        .filter_map(|b| b.dyn_into().ok())
-        .collect();
+    let buttons: Vec<HtmlButtonElement> = document()
+        .query_selector_all("#model-download, #model-import, #installed-models button")
+        .map(|list| {
+            (0..list.length())
+                .filter_map(|i| list.item(i))
+                .filter_map(|b| b.dyn_into().ok())
+                .collect()
+        })
+        .unwrap_or_default();
     for b in &buttons {
         b.set_disabled(true);
     }
@@ -178,6 +182,10 @@ async fn download() {
         "quantize": quantize(),
     }))
     .await;
+    if answer["ok"] != true {
+        // A failed download leaves no half-full bar behind.
+        show_progress(None);
+    }
     let source = answer["source"].as_str().unwrap_or_default();
     say_answer(
         &answer,
