@@ -61,6 +61,19 @@ fn click(env: &Env, css: &str) {
     env.ff.session().click(&element).unwrap();
 }
 
+/// Clicks History and answers what its newest entry said.
+fn open_history(env: &Env) -> String {
+    click(env, "#show-history");
+    wait_for(LOAD, "the history to show", || {
+        let said = popup(
+            env,
+            "return document.querySelector('#history > li .said')?.textContent ?? null;",
+        );
+        Ok(said.as_str().map(str::to_string))
+    })
+    .unwrap()
+}
+
 fn youtube_tabs(env: &Env) -> usize {
     env.tabs()
         .iter()
@@ -247,15 +260,7 @@ fn history_persists_across_reopening_the_popup_and_restarting_the_background() {
     .unwrap();
     assert_eq!(recalled, "how many tabs are open");
 
-    click(&env, "#show-history");
-    let first = wait_for(LOAD, "the history to show", || {
-        let said = popup(
-            &env,
-            "return document.querySelector('#history > li .said')?.textContent ?? null;",
-        );
-        Ok(said.as_str().map(str::to_string))
-    })
-    .unwrap();
+    let first = open_history(&env);
     assert_eq!(first, "how many tabs are open");
     assert_eq!(
         popup(
@@ -268,15 +273,7 @@ fn history_persists_across_reopening_the_popup_and_restarting_the_background() {
 
     // A restarted background (an update, a crash) still has it.
     env.ff.reload_extension().unwrap();
-    click(&env, "#show-history");
-    let first = wait_for(LOAD, "the history after a restart", || {
-        let said = popup(
-            &env,
-            "return document.querySelector('#history > li .said')?.textContent ?? null;",
-        );
-        Ok(said.as_str().map(str::to_string))
-    })
-    .unwrap();
+    let first = open_history(&env);
     assert_eq!(first, "how many tabs are open");
     click(&env, "#clear-history");
     wait_for(LOAD, "the history to clear", || {

@@ -147,6 +147,21 @@ fn event(env: &Env, kind: &str) -> Value {
     .unwrap()
 }
 
+/// From now on the fixture's page keeps every voice event the background
+/// tells open pages (`window.__twEvents`), as the popup hears them.
+fn capture_events(env: &Env) {
+    env.ff
+        .session()
+        .execute(
+            r#"window.__twEvents = [];
+               const port = browser.runtime.connect({ name: "test" });
+               port.onMessage.addListener(m => m.event && window.__twEvents.push(m.event));
+               return null;"#,
+            &[],
+        )
+        .unwrap();
+}
+
 fn badge(env: &Env) -> String {
     let script = r#"const done = arguments[arguments.length - 1];
         browser.browserAction.getBadgeText({}).then(done, e => done("error: " + e));"#;
@@ -189,16 +204,7 @@ fn a_model_downloads_with_progress_survives_a_restart_and_bad_downloads_are_refu
     assert_eq!(installed(&env), json!([]));
 
     // A page listening on a port sees the progress as it happens.
-    env.ff
-        .session()
-        .execute(
-            r#"window.__twEvents = [];
-               const port = browser.runtime.connect({ name: "test" });
-               port.onMessage.addListener(m => window.__twEvents.push(m));
-               return null;"#,
-            &[],
-        )
-        .unwrap();
+    capture_events(&env);
     let answer = install(&env, "/good/");
     assert_eq!(answer["ok"], true, "{answer}");
     assert_eq!(answer["source"], "download");
@@ -217,7 +223,6 @@ fn a_model_downloads_with_progress_survives_a_restart_and_bad_downloads_are_refu
         .as_array()
         .unwrap()
         .iter()
-        .map(|m| &m["event"])
         .filter(|e| e["type"] == "progress" && e["file"] == "model.safetensors")
         .map(|e| (e["loaded"].as_u64().unwrap(), e["total"].as_u64().unwrap()))
         .collect();
@@ -245,6 +250,17 @@ fn ready(env: &Env, wake_word: bool) {
     assert_eq!(answer["ok"], true, "{answer}");
     let patch = json!({ "type": "set_settings", "settings": { "voice": { "wakeWordEnabled": wake_word } } });
     assert_eq!(send(env, patch)["ok"], true);
+}
+
+/// Starts listening (`voice_start`, or `voice_trigger` to skip the wake
+/// word) to a file from the page server played through the AudioContext,
+/// with what reaches Whisper echoed in the events; answers the status.
+fn play(env: &Env, how: &str, file: &str, rate: u32) -> Value {
+    let url = env.pages.url(file);
+    let message = json!({ "type": how, "audio_url": url, "sample_rate": rate, "echo_audio": true });
+    let answer = send(env, message);
+    assert_eq!(answer["ok"], true, "{answer}");
+    answer
 }
 
 /// The 16-kHz samples an event carries (`echo_audio`).
@@ -292,12 +308,7 @@ fn transcribe(samples: &[f32], prompt: &str, max_tokens: usize) -> Value {
 fn speech_through_the_audio_context_reaches_whisper_intact_and_runs_as_a_command() {
     let env = start_voice();
     ready(&env, false);
-    let url = env.pages.url("/command-16k.wav");
-    let answer = send(
-        &env,
-        json!({ "type": "voice_start", "audio_url": url, "sample_rate": 16000, "echo_audio": true }),
-    );
-    assert_eq!(answer["ok"], true, "{answer}");
+    let answer = play(&env, "voice_start", "/command-16k.wav", 16000);
     assert_eq!(answer["listening"], true);
     assert_eq!(badge(&env), "MIC");
 
@@ -385,12 +396,7 @@ fn speech_through_the_audio_context_reaches_whisper_intact_and_runs_as_a_command
 fn at_48_khz_the_stream_reaching_whisper_is_resampled_to_16_khz_without_aliasing() {
     let env = start_voice();
     ready(&env, false);
-    let url = env.pages.url("/tone-48k.wav");
-    let answer = send(
-        &env,
-        json!({ "type": "voice_start", "audio_url": url, "sample_rate": 48000, "echo_audio": true }),
-    );
-    assert_eq!(answer["ok"], true, "{answer}");
+    play(&env, "voice_start", "/tone-48k.wav", 48000);
     // Whatever the random model makes of a tone, the samples come along.
     let heard = wait_for(HEARD, "the tone as an utterance", || {
         Ok(events(&env)
@@ -428,16 +434,7 @@ fn the_fake_microphone_delivers_frames_and_waits_for_the_wake_word() {
     let env = start_voice();
     ready(&env, true);
     // Everything the background tells an open page, kept.
-    env.ff
-        .session()
-        .execute(
-            r#"window.__twEvents = [];
-               const port = browser.runtime.connect({ name: "test" });
-               port.onMessage.addListener(m => m.event && window.__twEvents.push(m.event));
-               return null;"#,
-            &[],
-        )
-        .unwrap();
+    capture_events(&env);
     let answer = send(&env, json!({ "type": "voice_start" }));
     assert_eq!(answer["ok"], true, "{answer}");
     assert_eq!(answer["mode"], "passive");
@@ -474,13 +471,8 @@ fn the_fake_microphone_delivers_frames_and_waits_for_the_wake_word() {
 fn passive_listening_ignores_speech_without_the_wake_word_and_the_mic_button_skips_it() {
     let env = start_voice();
     ready(&env, true);
-    let url = env.pages.url("/command-16k.wav");
     // Passive: the random model's gibberish is not "hey fox".
-    let answer = send(
-        &env,
-        json!({ "type": "voice_start", "audio_url": url, "sample_rate": 16000 }),
-    );
-    assert_eq!(answer["ok"], true, "{answer}");
+    play(&env, "voice_start", "/command-16k.wav", 16000);
     let ignored = wait_for(HEARD, "the utterance to be judged", || {
         Ok(events(&env)
             .into_iter()
@@ -495,11 +487,7 @@ fn passive_listening_ignores_speech_without_the_wake_word_and_the_mic_button_ski
     send(&env, json!({ "type": "voice_stop" }));
 
     // The mic button: the same sound is taken as a command.
-    let answer = send(
-        &env,
-        json!({ "type": "voice_trigger", "audio_url": url, "sample_rate": 16000 }),
-    );
-    assert_eq!(answer["ok"], true, "{answer}");
+    play(&env, "voice_trigger", "/command-16k.wav", 16000);
     let command = event(&env, "command");
     assert!(!command["text"].as_str().unwrap().is_empty(), "{command}");
     assert!(events(&env)
@@ -810,12 +798,7 @@ fn with_a_wake_word_model_a_second_worker_transcribes_the_commands() {
 
     // The mic button: the next utterance is a command, handed by the
     // listening worker to the command model's.
-    let url = env.pages.url("/command-16k.wav");
-    let answer = send(
-        &env,
-        json!({ "type": "voice_trigger", "audio_url": url, "sample_rate": 16000, "echo_audio": true }),
-    );
-    assert_eq!(answer["ok"], true, "{answer}");
+    let answer = play(&env, "voice_trigger", "/command-16k.wav", 16000);
     assert_eq!(answer["workers"], 2, "{answer}");
     assert_eq!(answer["model"], MODEL);
     assert_eq!(answer["wake_model"], "wake-random");
@@ -839,10 +822,7 @@ fn with_a_wake_word_model_a_second_worker_transcribes_the_commands() {
     // Without a separate wake-word model, one worker again.
     let patch = json!({ "type": "set_settings", "settings": { "speechWakeModel": "none" } });
     assert_eq!(send(&env, patch)["ok"], true);
-    let answer = send(
-        &env,
-        json!({ "type": "voice_start", "audio_url": url, "sample_rate": 16000 }),
-    );
+    let answer = play(&env, "voice_start", "/command-16k.wav", 16000);
     assert_eq!(answer["workers"], 1, "{answer}");
     assert_eq!(answer["model"], MODEL);
     send(&env, json!({ "type": "voice_stop" }));
@@ -903,12 +883,7 @@ fn a_model_bundled_in_the_xpi_is_listed_loads_without_a_download_and_stays() {
     let patch =
         json!({ "type": "set_settings", "settings": { "voice": { "wakeWordEnabled": false } } });
     assert_eq!(send(&env, patch)["ok"], true);
-    let url = env.pages.url("/command-16k.wav");
-    let answer = send(
-        &env,
-        json!({ "type": "voice_start", "audio_url": url, "sample_rate": 16000 }),
-    );
-    assert_eq!(answer["ok"], true, "{answer}");
+    play(&env, "voice_start", "/command-16k.wav", 16000);
     let command = event(&env, "command");
     assert!(!command["tokens"].as_array().unwrap().is_empty());
     send(&env, json!({ "type": "voice_stop" }));

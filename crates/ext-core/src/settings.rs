@@ -220,7 +220,8 @@ impl Settings {
 }
 
 /// Merges `patch` into `target`: objects key by key, anything else replaced.
-fn merge(target: &mut Value, patch: &Value) {
+/// `patch` written over `target`, objects merged key by key.
+pub fn merge(target: &mut Value, patch: &Value) {
     match (target, patch) {
         (Value::Object(t), Value::Object(p)) => {
             for (k, v) in p {

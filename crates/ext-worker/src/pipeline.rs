@@ -265,39 +265,40 @@ impl Pipeline {
     /// One detector event: `listening`, or an utterance transcribed (or
     /// handed to the command model's worker) and judged by the session.
     fn on_event(&mut self, event: VadEvent, post: &mut dyn FnMut(Value)) {
-        let mut echo = None;
-        let mut kept = None;
         if event == VadEvent::SpeechStarted {
             self.speech_started_ms = self.heard_ms;
             self.partial_samples = 0;
         }
-        if let VadEvent::Utterance(pcm) = &event {
+        if matches!(event, VadEvent::Utterance(_)) {
             post(json!({ "type": "status", "state": "processing" }));
             if self.delegate && self.session.expects_command() {
                 // A command: the command model's worker transcribes it
                 // while this one goes on listening.
                 self.session.take_command();
                 self.listen();
-                post(self.job(pcm.clone(), None));
+                if let VadEvent::Utterance(pcm) = event {
+                    post(self.job(pcm, None));
+                }
                 return;
             }
-            echo = self.echo_audio.then(|| pcm.clone());
-            kept = self.delegate.then(|| pcm.clone());
         }
-        if let Some(message) = self.service.event(event) {
-            let mut message = self.message(message);
-            if let (Some(pcm), true) = (kept, message["type"] == "command") {
-                // "Hey fox, close …" in one breath: the wake model heard
-                // the wake word; the command model says the command.
-                let rest = message["text"].as_str().map(String::from);
-                post(self.job(pcm, rest));
-                return;
-            }
-            if let Some(pcm) = echo {
-                message["pcm"] = pcm.into();
-            }
-            post(message);
+        let Some(message) = self.service.event(&event) else {
+            return;
+        };
+        let mut message = self.message(message);
+        let VadEvent::Utterance(pcm) = event else {
+            return post(message);
+        };
+        if self.delegate && message["type"] == "command" {
+            // "Hey fox, close …" in one breath: the wake model heard the
+            // wake word; the command model says the command.
+            let rest = message["text"].as_str().map(String::from);
+            return post(self.job(pcm, rest));
         }
+        if self.echo_audio {
+            message["pcm"] = pcm.into();
+        }
+        post(message);
     }
 
     /// Every second of a command being spoken, what Whisper makes of it so

@@ -184,7 +184,7 @@ impl Service {
             }
             Request::Audio { samples, rate } => {
                 let heard = self.hear(&samples, rate)?;
-                let events: Vec<Value> = heard.into_iter().filter_map(|e| self.event(e)).collect();
+                let events: Vec<Value> = heard.iter().filter_map(|e| self.event(e)).collect();
                 Ok(json!({ "ok": true, "events": events }))
             }
             Request::Listen {
@@ -201,7 +201,7 @@ impl Service {
                 let events: Vec<Value> = self
                     .listener
                     .stop()
-                    .and_then(|e| self.event(e))
+                    .and_then(|e| self.event(&e))
                     .into_iter()
                     .collect();
                 Ok(json!({ "ok": true, "events": events }))
@@ -212,7 +212,7 @@ impl Service {
     /// What the background hears of a detector event: `listening` when
     /// speech starts, `utterance` with its transcript when it ends (or an
     /// `error` if it cannot be transcribed); dropped sounds say nothing.
-    pub fn event(&self, event: VadEvent) -> Option<Value> {
+    pub fn event(&self, event: &VadEvent) -> Option<Value> {
         match event {
             VadEvent::SpeechStarted => Some(json!({ "type": "listening" })),
             VadEvent::Dropped => None,
@@ -223,10 +223,10 @@ impl Service {
                     audio_ctx: AudioCtx::Auto,
                 };
                 let heard = self.engine().and_then(|e| match &self.wake_phrase {
-                    Some(phrase) => e.transcribe_while(&pcm, &options, &|text| {
+                    Some(phrase) => e.transcribe_while(pcm, &options, &|text| {
                         could_start_with_wake(text, phrase)
                     }),
-                    None => e.transcribe(&pcm, &options),
+                    None => e.transcribe(pcm, &options),
                 });
                 Some(match heard {
                     Ok(t) => json!({

@@ -203,6 +203,15 @@ fn words(text: &str) -> Vec<String> {
 /// Fillers heard before a wake word ("ok hey fox", "oh, hey fox").
 const LEAD_INS: &[&str] = &["ok", "okay", "oh", "so", "um", "uh", "and"];
 
+/// How many of `words` are fillers in front (two at most).
+fn lead_ins(words: &[String]) -> usize {
+    words
+        .iter()
+        .take_while(|w| LEAD_INS.contains(&w.as_str()))
+        .count()
+        .min(2)
+}
+
 /// The words after the wake phrase, if `words` start with it. Speech
 /// recognition spells it many ways ("hey fox", "hay fox", "hey, Fox!",
 /// "heyfox", "hey fax"): each word may be one edit off, and the phrase may
@@ -212,12 +221,7 @@ pub fn strip_wake(words: &[String], phrase: &str) -> Option<Vec<String>> {
     if phrase.is_empty() {
         return None;
     }
-    let lead = words
-        .iter()
-        .take_while(|w| LEAD_INS.contains(&w.as_str()))
-        .count()
-        .min(2);
-    let words = &words[lead..];
+    let words = &words[lead_ins(words)..];
     // Word by word.
     if words.len() >= phrase.len() && words.iter().zip(&phrase).all(|(w, p)| close(w, p)) {
         return Some(words[phrase.len()..].to_vec());
@@ -243,13 +247,7 @@ pub fn could_start_with_wake(text: &str, phrase: &str) -> bool {
     if phrase.is_empty() {
         return false;
     }
-    // Up to two fillers in front; as many as are there, since a filler
-    // cannot be the phrase's first word anyway.
-    let lead = heard
-        .iter()
-        .take_while(|w| LEAD_INS.contains(&w.as_str()))
-        .count()
-        .min(2);
+    let lead = lead_ins(&heard);
     let heard = &heard[lead..];
     let joined = phrase.concat();
     if heard.first().is_some_and(|w| close(w, &joined)) {

@@ -54,6 +54,27 @@ fn settings(wake_word: bool, timeout_ms: f64) -> Control {
     }
 }
 
+/// The samples a message carries (`echo_audio`).
+fn samples(message: &Value) -> Vec<f32> {
+    message["pcm"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap() as f32)
+        .collect()
+}
+
+/// What the engine itself makes of `pcm`, prompted and capped as given.
+fn whisper(pcm: &[f32], prompt: &str, max_tokens: usize) -> ext_worker::Transcript {
+    let engine = Engine::load(&model(), Projection::Exact).unwrap();
+    let options = TranscribeOptions {
+        prompt: Some(prompt.into()),
+        max_tokens: Some(max_tokens),
+        audio_ctx: ext_worker::AudioCtx::Auto,
+    };
+    engine.transcribe(pcm, &options).unwrap()
+}
+
 fn spoken() -> Vec<f32> {
     [vec![0.0; 8_000], speech(), vec![0.0; 24_000]].concat()
 }
@@ -77,19 +98,7 @@ fn without_the_wake_word_an_utterance_is_a_command_transcribed_with_the_tabs_voc
     let command = &out[command];
     assert_eq!(command["prompt"], "YouTube, GitHub");
     // The tokens are Whisper's for exactly the samples it was given.
-    let pcm: Vec<f32> = command["pcm"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_f64().unwrap() as f32)
-        .collect();
-    let engine = Engine::load(&model(), Projection::Exact).unwrap();
-    let options = TranscribeOptions {
-        prompt: Some("YouTube, GitHub".into()),
-        max_tokens: Some(96),
-        audio_ctx: ext_worker::AudioCtx::Auto,
-    };
-    let expected = engine.transcribe(&pcm, &options).unwrap();
+    let expected = whisper(&samples(command), "YouTube, GitHub", 96);
     assert_eq!(
         command["tokens"],
         serde_json::to_value(&expected.tokens).unwrap()
@@ -150,15 +159,6 @@ fn without_a_model_an_utterance_is_a_clear_error() {
     assert_eq!(errors[0]["error"]["code"], "NO_MODEL");
 }
 
-fn samples(message: &Value) -> Vec<f32> {
-    message["pcm"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_f64().unwrap() as f32)
-        .collect()
-}
-
 #[test]
 fn a_command_being_spoken_is_transcribed_live_every_second() {
     let mut p = loaded();
@@ -172,7 +172,6 @@ fn a_command_being_spoken_is_transcribed_live_every_second() {
     let partials = of(&out, "partial");
     // 2.2 s of speech: live transcripts after its first and second second.
     assert_eq!(partials.len(), 2, "{out:?}");
-    let engine = Engine::load(&model(), Projection::Exact).unwrap();
     let whole = samples(&out[command]);
     let mut last = 0;
     for partial in &partials {
@@ -184,12 +183,7 @@ fn a_command_being_spoken_is_transcribed_live_every_second() {
         assert!(pcm.len() >= last + 16_000, "a second apart");
         last = pcm.len();
         assert_eq!(&whole[..pcm.len()], &pcm[..], "a prefix of the command");
-        let options = TranscribeOptions {
-            prompt: Some("YouTube".into()),
-            max_tokens: Some(32),
-            audio_ctx: ext_worker::AudioCtx::Auto,
-        };
-        let expected = engine.transcribe(&pcm, &options).unwrap();
+        let expected = whisper(&pcm, "YouTube", 32);
         assert_eq!(
             partial["tokens"],
             serde_json::to_value(&expected.tokens).unwrap()
@@ -254,13 +248,7 @@ fn with_two_workers_the_listener_hands_commands_to_the_command_model_and_keeps_l
     assert_eq!(command["prompt"], "YouTube, GitHub");
     let pcm = samples(command);
     assert_eq!(serde_json::to_value(&pcm).unwrap(), job["pcm"]);
-    let engine = Engine::load(&model(), Projection::Exact).unwrap();
-    let options = TranscribeOptions {
-        prompt: Some("YouTube, GitHub".into()),
-        max_tokens: Some(96),
-        audio_ctx: ext_worker::AudioCtx::Auto,
-    };
-    let expected = engine.transcribe(&pcm, &options).unwrap();
+    let expected = whisper(&pcm, "YouTube, GitHub", 96);
     assert_eq!(
         command["tokens"],
         serde_json::to_value(&expected.tokens).unwrap()
@@ -283,13 +271,7 @@ fn waiting_for_the_wake_word_transcription_stops_once_it_cannot_be_the_wake_word
     let heard: Vec<u32> = serde_json::from_value(ignored[0]["tokens"].clone()).unwrap();
     // The whole transcript of the same samples, prompted the same way: what
     // was decoded is its start, cut where the text left the wake phrase.
-    let engine = Engine::load(&model(), Projection::Exact).unwrap();
-    let options = TranscribeOptions {
-        prompt: Some("hey fox".into()),
-        max_tokens: Some(96),
-        audio_ctx: ext_worker::AudioCtx::Auto,
-    };
-    let whole = engine.transcribe(&samples(ignored[0]), &options).unwrap();
+    let whole = whisper(&samples(ignored[0]), "hey fox", 96);
     assert!(
         heard.len() < whole.tokens.len(),
         "{heard:?} vs {:?}",

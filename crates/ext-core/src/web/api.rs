@@ -4,7 +4,7 @@
 use crate::browser::{BrowserError, BrowserResult};
 use js_sys::{Function, Promise, JSON};
 use serde::de::DeserializeOwned;
-use serde_json::Value;
+use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
@@ -114,12 +114,24 @@ pub async fn run(p: Result<Promise, JsValue>) -> BrowserResult<()> {
 }
 
 fn js_error(e: JsValue) -> BrowserError {
-    let text = e
-        .dyn_ref::<js_sys::Error>()
+    BrowserError(js_message(&e))
+}
+
+/// What a thrown JS value says.
+pub fn js_message(e: &JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
         .map(|e| String::from(e.message()))
+        .or_else(|| {
+            e.dyn_ref::<web_sys::DomException>()
+                .map(|e| format!("{}: {}", e.name(), e.message()))
+        })
         .or_else(|| e.as_string())
-        .unwrap_or_else(|| format!("{e:?}"));
-    BrowserError(text)
+        .unwrap_or_else(|| format!("{e:?}"))
+}
+
+/// A failed answer of the message API.
+pub fn error_answer(code: &str, message: impl Into<String>) -> Value {
+    json!({ "ok": false, "error": { "code": code, "message": message.into() } })
 }
 
 /// A JS value as JSON (undefined is null).

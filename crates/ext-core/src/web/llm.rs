@@ -1,9 +1,10 @@
 //! "Test connection": asks the configured language-model server for its
 //! models (see [`crate::llm`] for what is asked and what the answer means).
 
+use super::voice::Bg;
 use crate::error::ToolError;
 use crate::llm::{probe, read_models};
-use crate::settings::LlmSettings;
+use crate::settings::{merge, LlmSettings};
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -12,7 +13,18 @@ use web_sys::{AbortController, RequestInit, Response};
 /// A server that has not answered by then is reported as unreachable.
 const TIMEOUT_MS: i32 = 10_000;
 
-pub async fn test_connection(settings: &Value) -> Value {
+/// `{type: "llm_test", llm?}`: the saved settings, with what the page
+/// shows over them (a field may not have been saved yet).
+pub async fn test_message(background: &Bg, message: &Value) -> Value {
+    let saved = background.handle(json!({ "type": "settings" })).await;
+    let mut llm = saved["settings"]["llm"].clone();
+    if message["llm"].is_object() {
+        merge(&mut llm, &message["llm"]);
+    }
+    test_connection(&llm).await
+}
+
+async fn test_connection(settings: &Value) -> Value {
     let settings: LlmSettings = serde_json::from_value(settings.clone()).unwrap_or_default();
     match ask(&settings).await {
         Ok(answer) => answer,

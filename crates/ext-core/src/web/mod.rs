@@ -37,17 +37,8 @@ pub fn start() {
                     return Ok(api::to_js(&voice.handle(&kind, message).await));
                 }
                 if kind == "llm_test" {
-                    // The saved settings, with what the page shows over
-                    // them (a field may not have been saved yet).
-                    let saved = background.handle(json!({ "type": "settings" })).await;
-                    let mut llm = saved["settings"]["llm"].clone();
-                    let shown = js_sys::Reflect::get(&message, &"llm".into())
-                        .ok()
-                        .and_then(|v| api::to_json(&v).ok());
-                    if let (Some(llm), Some(Value::Object(shown))) = (llm.as_object_mut(), shown) {
-                        llm.extend(shown);
-                    }
-                    return Ok(api::to_js(&llm::test_connection(&llm).await));
+                    let message = api::to_json(&message).unwrap_or(Value::Null);
+                    return Ok(api::to_js(&llm::test_message(&background, &message).await));
                 }
                 let answer = match api::to_json(&message) {
                     Ok(msg) => background.handle(msg).await,

@@ -4,24 +4,17 @@
 //! (audio, detector, wake word, and commands too when it is alone) and,
 //! with a separate wake-word model, the command model's worker.
 
-use super::api::{self, to_js, to_json};
+use super::api::{self, error_answer, js_message, to_js, to_json};
 use futures::channel::oneshot;
 use js_sys::Array;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 
 fn failure(message: impl Into<String>) -> Value {
-    json!({ "ok": false, "error": { "code": "EXECUTION_FAILED", "message": message.into() } })
-}
-
-fn js_message(e: &JsValue) -> String {
-    e.dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| e.as_string())
-        .unwrap_or_else(|| format!("{e:?}"))
+    error_answer("EXECUTION_FAILED", message)
 }
 
 pub struct SpeechWorker {

@@ -7,11 +7,12 @@
 //! tells the popup (over `runtime.connect` ports) or a notification what
 //! happened.
 
-use super::api::{self, to_js, to_json};
+use super::api::{self, error_answer as error, js_message, to_js, to_json};
 use super::firefox::FirefoxBrowser;
 use super::speech_worker::SpeechWorker;
 use super::storage::LocalStorage;
 use crate::api::Background;
+use crate::settings::merge;
 use crate::vocabulary;
 use js_sys::{Array, Reflect};
 use serde_json::{json, Value};
@@ -71,37 +72,11 @@ pub struct Voice {
     source: RefCell<Option<Value>>,
 }
 
-fn error(code: &str, message: impl Into<String>) -> Value {
-    json!({ "ok": false, "error": { "code": code, "message": message.into() } })
-}
-
-fn js_message(e: &JsValue) -> String {
-    e.dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| {
-            e.dyn_ref::<web_sys::DomException>()
-                .map(|e| format!("{}: {}", e.name(), e.message()))
-        })
-        .or_else(|| e.as_string())
-        .unwrap_or_else(|| format!("{e:?}"))
-}
-
 /// The separate wake-word model the settings name, if any (none, or the
 /// command model itself, means one worker does both).
 fn wake_model(settings: &Value) -> Option<String> {
     let wake = settings["speechWakeModel"].as_str().unwrap_or("none");
     (wake != "none" && settings["speechModel"] != wake).then(|| wake.to_string())
-}
-
-/// `message` with the fields of `defaults` it lacks.
-fn merged(message: &Value, defaults: &Value) -> Value {
-    let mut out = defaults.clone();
-    if let (Some(out), Some(fields)) = (out.as_object_mut(), message.as_object()) {
-        for (key, value) in fields {
-            out.insert(key.clone(), value.clone());
-        }
-    }
-    out
 }
 
 fn get(v: &JsValue, key: &str) -> JsValue {
@@ -166,9 +141,15 @@ impl Voice {
         }
     }
 
-    fn status(&self) -> Value {
+    /// Whether there are two workers, and the one that holds the command
+    /// model.
+    fn command_holder(&self) -> (bool, &SpeechWorker) {
         let two = self.commander.is_running();
-        let command = if two { &self.commander } else { &self.listener };
+        (two, if two { &self.commander } else { &self.listener })
+    }
+
+    fn status(&self) -> Value {
+        let (two, command) = self.command_holder();
         json!({
             "ok": true,
             "listening": self.capture.borrow().is_some(),
@@ -571,9 +552,13 @@ impl Voice {
             return self.status();
         }
         let source = self.source.borrow().clone();
-        let msg = match source {
-            Some(source) if msg["audio_url"].is_null() => &merged(msg, &source),
-            _ => msg,
+        let msg = &match source {
+            // The file given to `voice_source`, unless this start names one.
+            Some(mut source) if msg["audio_url"].is_null() => {
+                merge(&mut source, msg);
+                source
+            }
+            _ => msg.clone(),
         };
         if let Err(e) = self.ensure_model().await {
             self.set_badge(Badge::Error);
@@ -817,7 +802,7 @@ impl Voice {
             Err(e) => return e,
         };
         let _ = Reflect::set(&message, &"type".into(), &"import".into());
-        let answer = worker.ask("load", message).await;
+        let answer = worker.ask("import", message).await;
         let answer = self.loaded_answer(&worker, answer);
         self.select(answer).await
     }
@@ -870,8 +855,7 @@ impl Voice {
         if answer["type"] != "models" {
             return json!({ "ok": false, "error": answer["error"] });
         }
-        let two = self.commander.is_running();
-        let command = if two { &self.commander } else { &self.listener };
+        let (two, command) = self.command_holder();
         json!({
             "ok": true,
             "installed": answer["installed"],

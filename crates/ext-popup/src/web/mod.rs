@@ -276,15 +276,7 @@ fn voice_event(event: &Value) {
         }
         Some("command") if event["answer"].is_object() => {
             let message = json!({ "type": "command", "text": event["text"] });
-            let view = answer_view(&message, &event["answer"]);
-            set_status(&if view.ok {
-                t("statusDone", "Done")
-            } else {
-                t("statusError", "Error")
-            });
-            if let Some(list) = by_id("conversation") {
-                let _ = list.prepend_with_node_1(&render_entry(&view));
-            }
+            show_answer(&message, &event["answer"]);
         }
         _ => {
             if let Some(key) = voice_status_key(event) {

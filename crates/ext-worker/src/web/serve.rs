@@ -90,13 +90,10 @@ fn handle(pipeline: &Rc<RefCell<Pipeline>>, data: JsValue) {
                     "remove" => remove(&data).await,
                     _ => installed().await,
                 };
-                // An import is awaited as a load: its failure must answer it.
-                let request = if kind == "import" {
-                    "load"
-                } else {
-                    kind.as_str()
-                };
-                post(answer.unwrap_or_else(|e| error(request, e)));
+                // Every answer, success or failure, names its request.
+                let mut answer = answer.unwrap_or_else(|e| error(&kind, e));
+                answer["request"] = kind.as_str().into();
+                post(answer);
             });
         }
         _ => {
@@ -371,7 +368,6 @@ async fn install(
     if answer["type"] == "error" && new {
         store::remove(id).await?;
     }
-    answer["request"] = "load".into();
     answer["model_id"] = id.into();
     answer["source"] = source.name().into();
     Ok(answer)
@@ -408,9 +404,9 @@ async fn remove(data: &JsValue) -> Result<Value> {
         )));
     }
     store::remove(&id).await?;
-    Ok(json!({ "type": "models", "request": "remove", "installed": store::installed().await? }))
+    Ok(json!({ "type": "models", "installed": store::installed().await? }))
 }
 
 async fn installed() -> Result<Value> {
-    Ok(json!({ "type": "models", "request": "installed", "installed": store::installed().await? }))
+    Ok(json!({ "type": "models", "installed": store::installed().await? }))
 }
