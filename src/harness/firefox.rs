@@ -15,6 +15,7 @@
 //! | Firefox | `FIREFOX_BIN` | `/usr/bin/firefox-esr`, `firefox` on `PATH` |
 //! | the add-on | `TW_XPI` | `dist/tab-whisperer.xpi` in the repository |
 
+use ext_protocol::Request;
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -323,9 +324,18 @@ impl Firefox {
         }
     }
 
+    /// Sends a typed request ([`ext_protocol::Request`], as the popup
+    /// does) and returns its answer.
+    pub fn request(&self, request: &Request) -> Result<Value> {
+        self.send(&serde_json::to_value(request).expect("a request is JSON"))
+    }
+
     /// `{type: "tool", name, args}`; returns the whole answer (`ok`, `result`, …).
     pub fn tool(&self, name: &str, args: Value) -> Result<Value> {
-        self.send(&json!({ "type": "tool", "name": name, "args": args }))
+        self.request(&Request::Tool {
+            name: name.into(),
+            args,
+        })
     }
 
     /// Like [`Firefox::tool`], but returns `result` and turns an
@@ -343,16 +353,14 @@ impl Firefox {
 
     /// `{type: "command", text}`
     pub fn command(&self, text: &str) -> Result<Value> {
-        self.send(&json!({ "type": "command", "text": text }))
+        self.request(&Request::Command { text: text.into() })
     }
 
     /// `{type: "undo"}`, or `{type: "undo", undo_id}` for a named change.
     pub fn undo(&self, undo_id: Option<&str>) -> Result<Value> {
-        let mut message = json!({ "type": "undo" });
-        if let Some(id) = undo_id {
-            message["undo_id"] = json!(id);
-        }
-        self.send(&message)
+        self.request(&Request::Undo {
+            undo_id: undo_id.map(str::to_string),
+        })
     }
 
     /// Waits (up to [`READY_TIMEOUT`]) until `{type: "schemas"}` answers
@@ -360,7 +368,7 @@ impl Firefox {
     pub fn wait_ready(&self) -> Result<()> {
         let mut last = Value::Null;
         let result = wait_for_retrying(READY_TIMEOUT, "the background to answer", || {
-            let answer = self.send(&json!({ "type": "schemas" }))?;
+            let answer = self.request(&Request::Schemas)?;
             if answer["ok"] == true {
                 return Ok(Some(()));
             }

@@ -3,7 +3,7 @@
 //! Prints figures; asserts nothing.
 
 use ext_core::interpret::{plan, Options};
-use ext_core::model::{Bookmark, Group, SearchEngine, State, Tab, Window};
+use ext_core::tab_state::{Bookmark, Group, SearchEngine, State, Tab, Window};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -63,7 +63,7 @@ fn state(n: usize) -> State {
                 id: 500 + k,
                 window_id: 1 + k,
                 title: ["News", "Docs", "Shopping"][k as usize].into(),
-                color: ext_core::model::Color::ALL[k as usize],
+                color: ext_core::tab_state::Color::ALL[k as usize],
                 collapsed: false,
             })
             .collect(),

@@ -2,7 +2,7 @@
 //! WebExtension `browser.*` APIs (see `web::firefox`); native tests and
 //! `twctl` use [`crate::memory::MemoryBrowser`].
 
-use crate::model::{
+use crate::tab_state::{
     Bookmark, Group, GroupChange, HistoryItem, HistoryQuery, NewTab, PageScript, SearchEngine, Tab,
     Window,
 };

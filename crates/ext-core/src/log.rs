@@ -3,53 +3,20 @@
 //! settings' retention (the newest 500 entries of the last 30 days unless
 //! changed, see [`crate::settings::Settings`]).
 
-use serde::{Deserialize, Serialize};
+pub use ext_protocol::log::{Call, LogEntry, LoggedCall};
 use serde_json::{json, Value};
 
 /// A logged call's arguments or result above this size (JSON bytes) is
 /// shortened, so that listing 1,000 tabs does not bloat the log.
 const MAX_VALUE_BYTES: usize = 4096;
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct LoggedCall {
-    pub tool: String,
-    pub args: Value,
-    pub result: Value,
-}
-
-impl LoggedCall {
-    /// The call whole, as a command's answer carries it.
-    pub fn new(tool: &str, args: &Value, result: &Value) -> Self {
-        LoggedCall {
-            tool: tool.to_string(),
-            args: args.clone(),
-            result: result.clone(),
-        }
+/// The call as the log keeps it: big values shortened ([`compact`]).
+pub fn compacted(call: &LoggedCall) -> LoggedCall {
+    LoggedCall {
+        tool: call.tool.clone(),
+        args: compact(&call.args),
+        result: compact(&call.result),
     }
-
-    /// The call as the log keeps it: big values shortened ([`compact`]).
-    pub fn compacted(&self) -> Self {
-        LoggedCall {
-            tool: self.tool.clone(),
-            args: compact(&self.args),
-            result: compact(&self.result),
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct LogEntry {
-    pub id: String,
-    /// ms since the epoch.
-    pub time: f64,
-    /// What the person typed or said; `None` for a direct tool call.
-    pub command: Option<String>,
-    pub calls: Vec<LoggedCall>,
-    pub reply: String,
-    /// `{code, message}` when it failed.
-    pub error: Option<Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub undo_id: Option<String>,
 }
 
 /// Drops entries older than `max_age_ms`, then all but the newest

@@ -4,7 +4,7 @@
 //! its last tab leaves. Native tests and `twctl` run the tools against it.
 
 use crate::browser::{Browser, BrowserError, BrowserResult};
-use crate::model::{
+use crate::tab_state::{
     Bookmark, Color, Group, GroupChange, HistoryItem, HistoryQuery, NewTab, PageScript,
     SearchEngine, State, Tab, Window, NO_GROUP,
 };

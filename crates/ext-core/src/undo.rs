@@ -7,7 +7,7 @@
 
 use crate::browser::Browser;
 use crate::error::{ToolError, ToolResult};
-use crate::model::{Group, GroupChange, NewTab, Tab, NO_GROUP};
+use crate::tab_state::{Group, GroupChange, NewTab, Tab, NO_GROUP};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -157,7 +157,7 @@ impl UndoJournal {
             (None, None) => Err(ToolError::not_found("There is nothing to undo.")),
             (None, Some(id)) => Err(ToolError::not_found(format!(
                 "Nothing to undo has id '{}' (it was undone already, or is too old).",
-                crate::tools::clip(id, 60)
+                crate::text::clip(id, 60)
             ))),
         }
     }

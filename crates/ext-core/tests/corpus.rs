@@ -39,8 +39,8 @@
 //! "TEXT"` (it does not). Numbers in `args` compare as numbers.
 
 use ext_core::memory::MemoryBrowser;
-use ext_core::model::State;
 use ext_core::storage::MemoryStorage;
+use ext_core::tab_state::State;
 use ext_core::Background;
 use futures::executor::block_on;
 use serde_json::{json, Value};

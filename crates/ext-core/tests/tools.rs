@@ -702,7 +702,7 @@ fn settings_apply_at_once_persist_and_refuse_bad_values() {
     // After a restart the setting is still there, and applies.
     let (browser, storage) = fixture.bg.into_parts();
     let restarted = Fixture {
-        bg: ext_core::api::Background::new(browser, storage),
+        bg: ext_core::background::Background::new(browser, storage),
     };
     let answer = restarted.send(close);
     assert_eq!(answer["needs_confirmation"], false, "{answer}");

@@ -1,19 +1,20 @@
 //! What a line typed into the command box asks the background for.
 
+use ext_protocol::Request;
 use serde_json::{json, Value};
 
-/// The message for one line of input: a command, or `/tool_name {json}` to
+/// The request for one line of input: a command, or `/tool_name {json}` to
 /// run a tool directly. `None` for an empty line.
-pub fn message_for(line: &str) -> Result<Option<Value>, String> {
+pub fn message_for(line: &str) -> Result<Option<Request>, String> {
     let line = line.trim();
     if line.is_empty() {
         return Ok(None);
     }
     if line == "/undo" {
-        return Ok(Some(json!({ "type": "undo" })));
+        return Ok(Some(Request::Undo { undo_id: None }));
     }
     let Some(rest) = line.strip_prefix('/') else {
-        return Ok(Some(json!({ "type": "command", "text": line })));
+        return Ok(Some(Request::Command { text: line.into() }));
     };
     let (name, args) = match rest.find(|c: char| c.is_whitespace()) {
         Some(at) => (&rest[..at], rest[at..].trim()),
@@ -24,7 +25,10 @@ pub fn message_for(line: &str) -> Result<Option<Value>, String> {
     } else {
         serde_json::from_str(args).map_err(|e| format!("The arguments are not JSON: {e}"))?
     };
-    Ok(Some(json!({ "type": "tool", "name": name, "args": args })))
+    Ok(Some(Request::Tool {
+        name: name.into(),
+        args,
+    }))
 }
 
 /// The commands typed before, walked with Up and Down as in a shell:
@@ -92,6 +96,10 @@ impl History {
 mod tests {
     use super::*;
 
+    fn req(v: Value) -> Request {
+        serde_json::from_value(v).unwrap()
+    }
+
     #[test]
     fn up_and_down_walk_the_history_like_a_shell() {
         let mut h =
@@ -114,7 +122,7 @@ mod tests {
     fn plain_text_is_a_command() {
         assert_eq!(
             message_for("  close youtube ").unwrap(),
-            Some(json!({"type": "command", "text": "close youtube"}))
+            Some(req(json!({"type": "command", "text": "close youtube"})))
         );
         assert_eq!(message_for("   ").unwrap(), None);
     }
@@ -123,13 +131,20 @@ mod tests {
     fn slash_runs_a_tool() {
         assert_eq!(
             message_for("/close_tabs {\"tabIds\": [3]}").unwrap(),
-            Some(json!({"type": "tool", "name": "close_tabs", "args": {"tabIds": [3]}}))
+            Some(req(
+                json!({"type": "tool", "name": "close_tabs", "args": {"tabIds": [3]}})
+            ))
         );
         assert_eq!(
             message_for("/list_tabs").unwrap(),
-            Some(json!({"type": "tool", "name": "list_tabs", "args": {}}))
+            Some(req(
+                json!({"type": "tool", "name": "list_tabs", "args": {}})
+            ))
         );
-        assert_eq!(message_for("/undo").unwrap(), Some(json!({"type": "undo"})));
+        assert_eq!(
+            message_for("/undo").unwrap(),
+            Some(req(json!({"type": "undo"})))
+        );
         assert!(message_for("/close_tabs {oops")
             .unwrap_err()
             .contains("not JSON"));

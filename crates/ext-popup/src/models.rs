@@ -4,10 +4,6 @@
 
 use serde_json::Value;
 
-/// The hub's models, offered in the speech-model list from the start;
-/// imported ones are added as they are installed.
-pub const HUB_MODELS: &[&str] = &["tiny.en", "tiny", "base.en", "base"];
-
 /// Positions, in the picked files, of a model's three files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ImportFiles {

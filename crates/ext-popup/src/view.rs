@@ -1,5 +1,6 @@
 //! What the UI shows for an answer or a log entry, as plain data.
 
+use ext_protocol::Request;
 use serde_json::Value;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -49,22 +50,23 @@ fn calls(v: &Value) -> Vec<CallView> {
 }
 
 /// The view of the background's answer to `message`.
-pub fn answer_view(message: &Value, answer: &Value) -> EntryView {
+pub fn answer_view(request: &Request, answer: &Value) -> EntryView {
     let ok = answer.get("ok").and_then(Value::as_bool).unwrap_or(false);
     let error = answer
         .get("error")
         .and_then(|e| e.get("message"))
         .and_then(Value::as_str);
-    let said = match text(message, "type").as_deref() {
-        Some("tool") => format!("/{}", text(message, "name").unwrap_or_default()),
-        Some("undo") => "undo".to_string(),
-        _ => text(message, "text").unwrap_or_default(),
+    let said = match request {
+        Request::Tool { name, .. } => format!("/{name}"),
+        Request::Undo { .. } => "undo".to_string(),
+        Request::Command { text } => text.clone(),
+        other => other.kind().to_string(),
     };
     let mut calls = calls(answer);
-    if calls.is_empty() && message.get("type").and_then(Value::as_str) == Some("tool") {
+    if let (true, Request::Tool { name, args }) = (calls.is_empty(), request) {
         calls.push(CallView {
-            tool: text(message, "name").unwrap_or_default(),
-            args: pretty(message.get("args").unwrap_or(&Value::Null)),
+            tool: name.clone(),
+            args: pretty(args),
             result: pretty(answer.get("result").unwrap_or(&Value::Null)),
         });
     }
@@ -136,12 +138,16 @@ pub fn live_transcript(event: &Value) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn req(v: Value) -> Request {
+        serde_json::from_value(v).unwrap()
+    }
     use serde_json::json;
 
     #[test]
     fn a_failed_tool_shows_its_error() {
         let v = answer_view(
-            &json!({"type": "tool", "name": "close_tabs", "args": {"tabIds": [9]}}),
+            &req(json!({"type": "tool", "name": "close_tabs", "args": {"tabIds": [9]}})),
             &json!({"ok": false, "error": {"code": "NOT_FOUND", "message": "No tab has id 9."}}),
         );
         assert!(!v.ok);
@@ -153,13 +159,13 @@ mod tests {
     #[test]
     fn an_undo_offers_no_undo_of_its_own() {
         let v = answer_view(
-            &json!({"type": "undo"}),
+            &req(json!({"type": "undo"})),
             &json!({"ok": true, "reply": "Undid close_tabs.", "undo_id": "undo-3"}),
         );
         assert_eq!(v.said, "undo");
         assert_eq!(v.undo_id, None);
         let closed = answer_view(
-            &json!({"type": "command", "text": "close youtube"}),
+            &req(json!({"type": "command", "text": "close youtube"})),
             &json!({"ok": true, "reply": "Closed 2 tabs.", "undo_id": "undo-4"}),
         );
         assert_eq!(closed.undo_id.as_deref(), Some("undo-4"));
@@ -168,14 +174,14 @@ mod tests {
     #[test]
     fn a_question_asks_for_confirmation() {
         let v = answer_view(
-            &json!({"type": "command", "text": "close all youtube tabs"}),
+            &req(json!({"type": "command", "text": "close all youtube tabs"})),
             &json!({"ok": true, "reply": "Close 12 tabs?", "question": "Close 12 tabs?",
                 "needs_confirmation": true, "calls": []}),
         );
         assert!(v.needs_confirmation);
         assert_eq!(v.reply, "Close 12 tabs?");
         let done = answer_view(
-            &json!({"type": "command", "text": "yes"}),
+            &req(json!({"type": "command", "text": "yes"})),
             &json!({"ok": true}),
         );
         assert!(!done.needs_confirmation);

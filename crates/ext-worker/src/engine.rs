@@ -82,12 +82,8 @@ pub struct TranscribeOptions {
     pub audio_ctx: AudioCtx,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Timings {
-    pub mel: f64,
-    pub encoder: f64,
-    pub decoder: f64,
-}
+/// Milliseconds per stage.
+pub use ext_protocol::worker::Timings;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Transcript {

@@ -1,30 +1,12 @@
-//! Errors the worker reports, each with a code the background page and the
-//! options page can act on.
+//! Errors the worker reports, each with a code of the one vocabulary
+//! ([`ext_protocol::ErrorCode`]) the background page and the options page
+//! act on. A type of the worker's own only so that Candle's errors convert
+//! with `?`; it crosses to the other contexts as [`ext_protocol::Error`].
 
 use serde::Serialize;
 use std::fmt;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum ErrorCode {
-    /// The model files are missing, corrupt, or do not fit together.
-    ModelInvalid,
-    /// No model has been loaded yet.
-    NoModel,
-    /// A model download failed, was cut short, or is not at that address.
-    DownloadFailed,
-    /// The browser refused to keep or read a model (storage full, private
-    /// browsing…).
-    StorageFailed,
-    /// The tokenizer does not load or does not match the model.
-    TokenizerInvalid,
-    /// The audio cannot be read or is unusable (not a WAV, NaN samples…).
-    AudioInvalid,
-    /// A malformed request or option.
-    InvalidArgs,
-    /// Inference itself failed.
-    ExecutionFailed,
-}
+pub use ext_protocol::ErrorCode;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Error {
@@ -66,6 +48,18 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+impl From<Error> for ext_protocol::Error {
+    fn from(e: Error) -> Self {
+        ext_protocol::Error::new(e.code, e.message)
+    }
+}
+
+impl From<ext_protocol::Error> for Error {
+    fn from(e: ext_protocol::Error) -> Self {
+        Error::new(e.code, e.message)
+    }
+}
 
 /// Candle errors during inference (loading maps them to `ModelInvalid`
 /// with context where it happens).

@@ -1,5 +1,7 @@
 //! The speech worker: audio front end and Whisper on Candle. Pure logic
 //! here builds and tests natively; `web` binds it to a dedicated Worker.
+//! [`pipeline::Pipeline`] is its one front door: the worker's message loop,
+//! the wasm test class and the native tests all go through it.
 
 pub mod audio;
 pub mod bench;
@@ -21,6 +23,6 @@ pub mod whisper;
 pub use engine::{AudioCtx, Engine, ModelFiles, TranscribeOptions, Transcript, WeightFile};
 pub use error::{Error, ErrorCode};
 pub use whisper::Projection;
-pub mod service;
+mod service;
 #[cfg(target_arch = "wasm32")]
 pub mod web;

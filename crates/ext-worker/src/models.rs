@@ -6,7 +6,7 @@
 
 use crate::engine::WeightFile;
 use crate::error::{Error, ErrorCode, Result};
-use serde_json::{json, Value};
+use ext_protocol::worker::FromWorker;
 
 pub const CONFIG: &str = "config.json";
 pub const TOKENIZER: &str = "tokenizer.json";
@@ -19,32 +19,13 @@ pub const CACHE_NAME: &str = "tab-whisperer-models";
 /// Cache keys must look like http(s) URLs; this host is never fetched.
 const KEY_ORIGIN: &str = "https://models.tab-whisperer.invalid/";
 
-/// The models the options page offers by name.
-pub const KNOWN: &[&str] = &["tiny", "tiny.en", "base", "base.en"];
+/// The names every model is known by, and where the known ones come from.
+pub use ext_protocol::models::default_source;
 
 /// A model id names a directory and a cache key: letters, digits, `.`,
 /// `-`, `_`, at most 64, not starting with a dot.
 pub fn check_id(id: &str) -> Result<()> {
-    let ok = !id.is_empty()
-        && id.len() <= 64
-        && !id.starts_with('.')
-        && id
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'));
-    if ok {
-        Ok(())
-    } else {
-        Err(Error::args(format!(
-            "{id:?} is not a model name: use letters, digits, '.', '-' and '_'"
-        )))
-    }
-}
-
-/// Where a model is downloaded from when no address is given.
-pub fn default_source(id: &str) -> Option<String> {
-    KNOWN
-        .contains(&id)
-        .then(|| format!("https://huggingface.co/openai/whisper-{id}/resolve/main/"))
+    ext_protocol::models::check_id(id).map_err(Error::from)
 }
 
 /// `base` + `file`, with exactly one slash between them.
@@ -156,7 +137,7 @@ impl Progress {
     }
 
     /// `bytes` more arrived: the message to post, if it is time for one.
-    pub fn advance(&mut self, bytes: u64) -> Option<Value> {
+    pub fn advance(&mut self, bytes: u64) -> Option<FromWorker> {
         self.received += bytes;
         let step = self.total.map_or(1 << 20, |t| (t / 100).max(1));
         let done = self.total.is_some_and(|t| self.received >= t);
@@ -170,14 +151,13 @@ impl Progress {
         self.received
     }
 
-    pub fn message(&self) -> Value {
-        json!({
-            "type": "progress",
-            "model": self.model,
-            "file": self.file,
-            "loaded": self.received,
-            "total": self.total,
-        })
+    pub fn message(&self) -> FromWorker {
+        FromWorker::Progress {
+            model: self.model.clone(),
+            file: self.file.clone(),
+            loaded: self.received,
+            total: self.total,
+        }
     }
 }
 
@@ -252,13 +232,13 @@ mod tests {
         let mut p = Progress::new("tiny", SAFETENSORS, Some(1000));
         let sent: Vec<u64> = (0..100)
             .filter_map(|_| p.advance(10))
-            .map(|m| m["loaded"].as_u64().unwrap())
+            .map(|m| m.to_json()["loaded"].as_u64().unwrap())
             .collect();
         assert_eq!(sent.len(), 100);
         assert_eq!(sent.last(), Some(&1000));
         let mut p = Progress::new("tiny", SAFETENSORS, Some(1000));
         assert!(p.advance(5).is_none());
-        assert_eq!(p.advance(995).unwrap()["total"], 1000);
+        assert_eq!(p.advance(995).unwrap().to_json()["total"], 1000);
     }
 
     #[test]

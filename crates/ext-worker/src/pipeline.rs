@@ -1,72 +1,19 @@
-//! The speech worker's conversation with the background page: microphone
-//! blocks in; `status`, `listening`, `wake`, `partial`, `command` and
-//! `error` out (the messages of the voice server this replaces). The [`Service`] turns audio
+//! The speech worker's one front door: microphone blocks and
+//! [`ToWorker`] controls in; [`FromWorker`] events out (`status`,
+//! `listening`, `level`, `wake`, `partial`, `command`, `error`: the
+//! messages of the voice server this replaces). The service turns audio
 //! into transcribed utterances; the [`VoiceSession`] decides which of them
-//! are commands. Pure logic: the browser binding only converts messages.
+//! are commands. Pure logic: the browser binding (`web/serve.rs`) only
+//! converts messages, and fetches and keeps model files.
 
-use crate::engine::{AudioCtx, ModelFiles, TranscribeOptions};
-use crate::service::{Request, Service, UTTERANCE_TOKENS};
+use crate::engine::{AudioCtx, ModelFiles, TranscribeOptions, Transcript};
+use crate::error::{Error, Result};
+use crate::service::{Heard, Service, UTTERANCE_TOKENS};
 use crate::session::{Outcome, VoiceSession, VoiceSettings};
 use crate::vad::VadEvent;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use ext_protocol::settings::ListenSettings;
+use ext_protocol::worker::{self, CommandHeard, FromWorker, State, Status, ToWorker, Transcribed};
 use std::collections::VecDeque;
-
-/// What the background page sends besides audio and model bytes (JSON).
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Control {
-    /// The extension's settings (the fields the worker uses are read,
-    /// the rest ignored).
-    Configure {
-        #[serde(flatten)]
-        settings: ListenSettings,
-    },
-    /// Words to expect in commands (the open tabs' sites and titles):
-    /// Whisper's prompt, so that names on screen are recognized.
-    Vocabulary { prompt: String },
-    /// The mic button or Alt+Shift+L: the next utterance is a command.
-    Trigger,
-    /// Back to waiting for the wake word.
-    Cancel,
-    /// The microphone stopped: finish the utterance under way.
-    Stop,
-    /// Forget the model (its memory goes back to the browser).
-    Unload,
-    /// Include each utterance's 16-kHz samples in its message: how a test
-    /// checks what reached Whisper.
-    Echo { audio: bool },
-    /// Two workers: this one listens (the wake model) and hands commands
-    /// to the command model's worker (`transcribe` out, `transcribed` in).
-    Delegate { on: bool },
-    /// In the command model's worker: transcribe an utterance the
-    /// listening worker took as a command.
-    Transcribe {
-        id: u64,
-        pcm: Vec<f32>,
-        #[serde(default)]
-        prompt: String,
-    },
-}
-
-/// The settings the worker acts on, as the extension stores them.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
-pub struct ListenSettings {
-    pub voice: VoiceSettings,
-    pub end_silence_passive_ms: usize,
-    pub end_silence_active_ms: usize,
-}
-
-impl Default for ListenSettings {
-    fn default() -> Self {
-        Self {
-            voice: VoiceSettings::default(),
-            end_silence_passive_ms: 300,
-            end_silence_active_ms: 700,
-        }
-    }
-}
 
 /// The longest vocabulary prompt, in characters. Whisper's prompt holds at
 /// most 223 tokens, and a long prompt slows every decoding step.
@@ -89,7 +36,7 @@ pub struct Pipeline {
     /// How much of the utterance under way the last live transcript
     /// covered, in samples.
     partial_samples: usize,
-    /// Commands go to the command model's worker ([`Control::Delegate`]).
+    /// Commands go to the command model's worker ([`ToWorker::Delegate`]).
     delegate: bool,
     /// Commands handed over and not yet transcribed, oldest first.
     jobs: VecDeque<Job>,
@@ -121,7 +68,7 @@ impl Default for Pipeline {
 impl Pipeline {
     pub fn new() -> Self {
         let mut pipeline = Self {
-            service: Service::new(),
+            service: Service::default(),
             session: VoiceSession::new(VoiceSettings::default()),
             vocabulary: String::new(),
             heard_ms: 0.0,
@@ -133,7 +80,7 @@ impl Pipeline {
             jobs: VecDeque::new(),
             next_job: 0,
         };
-        pipeline.listen();
+        pipeline.configure(ListenSettings::default());
         pipeline
     }
 
@@ -143,48 +90,56 @@ impl Pipeline {
 
     /// Loads a model; answers `status` ready (with the model's shape) or
     /// `error`. A failed load keeps the model that was there.
-    pub fn load(&mut self, files: ModelFiles, fast: bool) -> Value {
-        let answer = self.service.handle(Request::Load { files, fast });
-        if answer["ok"] == true {
-            json!({
-                "type": "status",
-                "state": "ready",
-                "mode": self.mode(),
-                "model": answer["model"],
-                "load_ms": answer["load_ms"],
-            })
-        } else {
-            json!({ "type": "error", "error": answer["error"] })
+    pub fn load(&mut self, files: ModelFiles, fast: bool) -> FromWorker {
+        match self.service.load(files, fast) {
+            Ok((shape, load_ms)) => FromWorker::Status(Status {
+                state: State::Ready,
+                mode: Some(self.mode().to_string()),
+                model: Some(shape),
+                load_ms: Some(load_ms),
+                ..Default::default()
+            }),
+            Err(e) => FromWorker::error(e.into(), None),
         }
     }
 
-    pub fn control(&mut self, control: Control) -> Vec<Value> {
+    /// Transcribes 16-kHz samples with the loaded model, as asked.
+    pub fn transcribe(&self, pcm: &[f32], options: &TranscribeOptions) -> Result<Transcript> {
+        self.service.transcribe(pcm, options)
+    }
+
+    /// The log-probability that the audio starts with `phrase`.
+    pub fn score(&self, pcm: &[f32], phrase: &str, audio_ctx: AudioCtx) -> Result<f32> {
+        self.service.score(pcm, phrase, audio_ctx)
+    }
+
+    /// A control; answers what it comes to. Model files, ports and audio
+    /// need the browser: the message loop handles those.
+    pub fn control(&mut self, control: ToWorker) -> Vec<FromWorker> {
         match control {
-            Control::Configure { settings } => {
-                self.service.set_end_silences(
-                    settings.end_silence_passive_ms,
-                    settings.end_silence_active_ms,
-                );
-                self.session.set_settings(settings.voice);
-                self.listen();
+            ToWorker::Configure { settings } => {
+                self.configure(settings);
                 vec![self.status()]
             }
-            Control::Vocabulary { prompt } => {
+            ToWorker::Vocabulary { prompt } => {
                 self.vocabulary = prompt.chars().take(VOCABULARY_CHARS).collect();
                 self.listen();
                 vec![]
             }
-            Control::Trigger => {
+            ToWorker::Trigger => {
                 self.session.trigger(self.heard_ms);
                 self.listen();
-                vec![json!({ "type": "wake", "manual": true })]
+                vec![FromWorker::Wake {
+                    manual: true,
+                    heard: None,
+                }]
             }
-            Control::Cancel => {
+            ToWorker::Cancel => {
                 self.session.cancel();
                 self.listen();
                 vec![self.status()]
             }
-            Control::Stop => {
+            ToWorker::Stop => {
                 // The utterance under way goes where any other would.
                 let mut out = Vec::new();
                 if let Some(event) = self.service.flush() {
@@ -195,11 +150,11 @@ impl Pipeline {
                 out.push(self.status());
                 out
             }
-            Control::Echo { audio } => {
+            ToWorker::Echo { audio } => {
                 self.echo_audio = audio;
                 vec![]
             }
-            Control::Delegate { on } => {
+            ToWorker::Delegate { on } => {
                 self.delegate = on;
                 if on {
                     return vec![];
@@ -214,24 +169,44 @@ impl Pipeline {
                 pending
                     .into_iter()
                     .flat_map(|(id, pcm, prompt)| {
-                        let reply = self.transcribe_for_peer(id, pcm, prompt);
+                        let reply = self.transcribe_for_peer(id, &pcm, &prompt);
                         self.transcribed(&reply)
                     })
                     .collect()
             }
-            Control::Transcribe { id, pcm, prompt } => {
-                vec![self.transcribe_for_peer(id, pcm, prompt)]
+            ToWorker::Transcribe { id, prompt, pcm } => {
+                vec![FromWorker::Transcribed(
+                    self.transcribe_for_peer(id, &pcm, &prompt),
+                )]
             }
-            Control::Unload => {
-                self.service.handle(Request::Unload);
-                vec![json!({ "type": "status", "state": "unloaded" })]
+            ToWorker::Transcribed(reply) => self.transcribed(&reply),
+            ToWorker::Unload => {
+                self.service.unload();
+                vec![FromWorker::status(State::Unloaded)]
             }
+            other => vec![FromWorker::error(
+                Error::args(format!(
+                    "'{}' needs the worker's message loop, not the pipeline",
+                    other.kind()
+                ))
+                .into(),
+                Some(other.kind()),
+            )],
         }
+    }
+
+    fn configure(&mut self, settings: ListenSettings) {
+        self.service.set_end_silences(
+            settings.end_silence_passive_ms as usize,
+            settings.end_silence_active_ms as usize,
+        );
+        self.session.set_settings(settings.voice);
+        self.listen();
     }
 
     /// A block of microphone samples at `rate` Hz. Messages go to `post`
     /// as they happen: `status` processing is posted before Whisper runs.
-    pub fn audio(&mut self, samples: &[f32], rate: u32, post: &mut dyn FnMut(Value)) {
+    pub fn audio(&mut self, samples: &[f32], rate: u32, post: &mut dyn FnMut(FromWorker)) {
         if rate > 0 {
             self.heard_ms += samples.len() as f64 * 1000.0 / f64::from(rate);
             self.level.0 += samples
@@ -242,7 +217,10 @@ impl Pipeline {
             if self.level.1 as f64 >= LEVEL_MS / 1000.0 * f64::from(rate) {
                 let rms = (self.level.0 / self.level.1 as f64).sqrt();
                 let db = (20.0 * rms.max(1e-10).log10()).max(-100.0);
-                post(json!({ "type": "level", "db": db, "heard_ms": self.heard_ms }));
+                post(FromWorker::Level {
+                    db,
+                    heard_ms: self.heard_ms,
+                });
                 self.level = (0.0, 0);
             }
         }
@@ -250,11 +228,14 @@ impl Pipeline {
         if !self.service.in_speech() && self.session.tick(self.heard_ms) == Some(Outcome::TimedOut)
         {
             self.listen();
-            post(json!({ "type": "status", "state": "passive", "reason": "timeout" }));
+            post(FromWorker::Status(Status {
+                reason: Some("timeout".into()),
+                ..Status::new(State::Passive)
+            }));
         }
         let events = match self.service.hear(samples, rate) {
             Ok(events) => events,
-            Err(error) => return post(json!({ "type": "error", "error": error })),
+            Err(error) => return post(FromWorker::error(error.into(), None)),
         };
         for event in events {
             self.on_event(event, post);
@@ -264,13 +245,13 @@ impl Pipeline {
 
     /// One detector event: `listening`, or an utterance transcribed (or
     /// handed to the command model's worker) and judged by the session.
-    fn on_event(&mut self, event: VadEvent, post: &mut dyn FnMut(Value)) {
+    fn on_event(&mut self, event: VadEvent, post: &mut dyn FnMut(FromWorker)) {
         if event == VadEvent::SpeechStarted {
             self.speech_started_ms = self.heard_ms;
             self.partial_samples = 0;
         }
         if matches!(event, VadEvent::Utterance(_)) {
-            post(json!({ "type": "status", "state": "processing" }));
+            post(FromWorker::status(State::Processing));
             if self.delegate && self.session.expects_command() {
                 // A command: the command model's worker transcribes it
                 // while this one goes on listening.
@@ -282,30 +263,38 @@ impl Pipeline {
                 return;
             }
         }
-        let Some(message) = self.service.event(&event) else {
+        let Some(heard) = self.service.event(&event) else {
             return;
         };
-        let mut message = self.message(message);
-        let VadEvent::Utterance(pcm) = event else {
-            return post(message);
+        let transcript = match heard {
+            Heard::Started => return post(FromWorker::Listening),
+            Heard::Failed(e) => return post(FromWorker::error(e.into(), None)),
+            Heard::Utterance(t) => t,
         };
-        if self.delegate && message["type"] == "command" {
-            // "Hey fox, close …" in one breath: the wake model heard the
-            // wake word; the command model says the command.
-            let rest = message["text"].as_str().map(String::from);
-            return post(self.job(pcm, rest));
+        let VadEvent::Utterance(pcm) = event else {
+            return;
+        };
+        let text = transcript.text.trim().to_string();
+        // The prompt it was transcribed with, before the session moves on.
+        let prompt = self.prompt();
+        let outcome = self.session.heard(&text, self.speech_started_ms);
+        self.listen();
+        if self.delegate {
+            if let Outcome::Command(rest) = outcome {
+                // "Hey fox, close …" in one breath: the wake model heard the
+                // wake word; the command model says the command.
+                return post(self.job(pcm, Some(rest)));
+            }
         }
-        if self.echo_audio {
-            message["pcm"] = pcm.into();
-        }
-        post(message);
+        let heard = self.heard(text, prompt, &transcript, pcm);
+        post(self.outcome_message(outcome, heard));
     }
 
     /// Every second of a command being spoken, what Whisper makes of it so
     /// far (`partial`), for the popup. Only for commands: passive speech is
     /// mostly not meant for us, and transcribing it all live would keep a
     /// core busy.
-    fn live_transcript(&mut self, post: &mut dyn FnMut(Value)) {
+    fn live_transcript(&mut self, post: &mut dyn FnMut(FromWorker)) {
         let heard = self.service.current().len();
         if !self.session.settings().live_transcript
             || !self.session.expects_command()
@@ -314,11 +303,13 @@ impl Pipeline {
             return;
         }
         self.partial_samples = heard;
-        if let Some(mut message) = self.service.partial() {
-            if self.echo_audio {
-                message["pcm"] = self.service.current().to_vec().into();
-            }
-            post(message);
+        if let Some(t) = self.service.partial() {
+            post(FromWorker::Partial {
+                text: t.text.trim().to_string(),
+                tokens: t.tokens,
+                seconds: t.audio_seconds,
+                pcm: self.echo_audio.then(|| self.service.current().to_vec()),
+            });
         }
     }
 
@@ -330,8 +321,12 @@ impl Pipeline {
         }
     }
 
-    fn status(&self) -> Value {
-        json!({ "type": "status", "state": self.mode() })
+    fn status(&self) -> FromWorker {
+        FromWorker::status(if self.session.expects_command() {
+            State::Active
+        } else {
+            State::Passive
+        })
     }
 
     /// The detector and the prompt follow the session: while waiting for
@@ -340,11 +335,13 @@ impl Pipeline {
     /// vocabulary.
     fn listen(&mut self) {
         let expects_command = self.session.expects_command();
-        self.service.handle(Request::Listen {
+        let prompt = self.prompt();
+        let wake_phrase = self.session.settings().wake_phrase.clone();
+        self.service.listen(
             expects_command,
-            prompt: Some(self.prompt()),
-            wake_phrase: (!expects_command).then(|| self.session.settings().wake_phrase.clone()),
-        });
+            &prompt,
+            (!expects_command).then_some(wake_phrase.as_str()),
+        );
     }
 
     /// What the next utterance is transcribed with.
@@ -356,28 +353,15 @@ impl Pipeline {
         }
     }
 
-    /// A service event as a message: utterances go through the session.
-    fn message(&mut self, event: Value) -> Value {
-        match event["type"].as_str() {
-            Some("utterance") => self.utterance(&event),
-            _ => event,
-        }
-    }
-
-    fn utterance(&mut self, event: &Value) -> Value {
-        let heard = event["text"].as_str().unwrap_or_default().to_string();
-        // The prompt it was transcribed with, before the session moves on.
-        let prompt = self.prompt();
-        let outcome = self.session.heard(&heard, self.speech_started_ms);
-        self.listen();
-        self.outcome_message(outcome, event, heard, prompt)
-    }
-
     /// A command utterance for the command model's worker: `transcribe`
     /// (the worker's message loop sends it there, not to the background).
-    fn job(&mut self, pcm: Vec<f32>, wake_rest: Option<String>) -> Value {
+    fn job(&mut self, pcm: Vec<f32>, wake_rest: Option<String>) -> FromWorker {
         self.next_job += 1;
-        let message = json!({ "type": "transcribe", "id": self.next_job, "pcm": pcm, "prompt": self.vocabulary });
+        let message = FromWorker::Transcribe {
+            id: self.next_job,
+            prompt: self.vocabulary.clone(),
+            pcm: pcm.clone(),
+        };
         self.jobs.push_back(Job {
             id: self.next_job,
             wake_rest,
@@ -388,75 +372,108 @@ impl Pipeline {
     }
 
     /// In the command model's worker: the transcript of a handed-over
-    /// utterance, `transcribed` (or its error), for the listening worker.
-    pub fn transcribe_for_peer(&mut self, id: u64, pcm: Vec<f32>, prompt: String) -> Value {
+    /// utterance (or its error), for the listening worker.
+    pub fn transcribe_for_peer(&mut self, id: u64, pcm: &[f32], prompt: &str) -> Transcribed {
         let options = TranscribeOptions {
-            prompt: Some(prompt).filter(|p| !p.trim().is_empty()),
+            prompt: Some(prompt.to_string()).filter(|p| !p.trim().is_empty()),
             max_tokens: Some(UTTERANCE_TOKENS),
             audio_ctx: AudioCtx::Auto,
         };
-        let mut answer = self.service.handle(Request::Transcribe { pcm, options });
-        answer["type"] = "transcribed".into();
-        answer["seconds"] = answer["audio_seconds"].take();
-        answer["id"] = id.into();
-        answer
+        match self.service.transcribe(pcm, &options) {
+            Ok(t) => Transcribed {
+                id,
+                ok: true,
+                text: t.text.trim().to_string(),
+                tokens: t.tokens,
+                seconds: t.audio_seconds,
+                timings: t.timings.clone(),
+                no_speech_prob: t.no_speech_prob,
+                avg_logprob: t.avg_logprob,
+                error: None,
+                memory_bytes: None,
+            },
+            Err(e) => Transcribed {
+                id,
+                ok: false,
+                error: Some(e.into()),
+                ..Default::default()
+            },
+        }
     }
 
     /// In the listening worker: the command model's transcript of a job,
-    /// as the message the background acts on (`command`, or `wake` when
+    /// as the event the background acts on (`command`, or `wake` when
     /// nothing was said after the wake word, or `error`).
-    pub fn transcribed(&mut self, reply: &Value) -> Vec<Value> {
-        let Some(at) = self.jobs.iter().position(|j| reply["id"] == j.id) else {
+    pub fn transcribed(&mut self, reply: &Transcribed) -> Vec<FromWorker> {
+        let Some(at) = self.jobs.iter().position(|j| j.id == reply.id) else {
             return vec![];
         };
         let job = self.jobs.remove(at).expect("found above");
-        if reply["ok"] != true {
-            return vec![json!({ "type": "error", "error": reply["error"] })];
+        if !reply.ok {
+            let error = reply
+                .error
+                .clone()
+                .unwrap_or_else(|| ext_protocol::Error::failed("the command model failed"));
+            return vec![FromWorker::error(error, None)];
         }
-        let heard = reply["text"]
-            .as_str()
-            .unwrap_or_default()
-            .trim()
-            .to_string();
+        let text = reply.text.trim().to_string();
         let outcome = self
             .session
-            .command_heard(&heard, job.wake_rest.as_deref(), self.heard_ms);
+            .command_heard(&text, job.wake_rest.as_deref(), self.heard_ms);
         self.listen();
-        let mut message = self.outcome_message(outcome, reply, heard, job.prompt);
-        message["model"] = "command".into();
-        if self.echo_audio {
-            message["pcm"] = job.pcm.into();
+        let heard = worker::Heard {
+            heard: text,
+            prompt: job.prompt,
+            tokens: reply.tokens.clone(),
+            seconds: reply.seconds,
+            timings: reply.timings.clone(),
+            no_speech_prob: reply.no_speech_prob,
+            avg_logprob: reply.avg_logprob,
+            pcm: self.echo_audio.then_some(job.pcm),
+        };
+        let mut message = self.outcome_message(outcome, heard);
+        if let FromWorker::Command(command) = &mut message {
+            command.model = Some("command".into());
+            command.command_memory_bytes = reply.memory_bytes;
         }
         vec![message]
     }
 
-    /// What an utterance came to, with what was heard and how.
-    fn outcome_message(
-        &self,
-        outcome: Outcome,
-        event: &Value,
-        heard: String,
-        prompt: String,
-    ) -> Value {
-        let mut message = match outcome {
-            Outcome::Command(text) => json!({ "type": "command", "text": text }),
-            Outcome::Wake => json!({ "type": "wake", "manual": false }),
-            Outcome::Ignore | Outcome::TimedOut => {
-                json!({ "type": "status", "state": self.mode(), "ignored": true })
-            }
-        };
-        // What was heard and how, for the popup's transcript and for tests.
-        for key in [
-            "tokens",
-            "seconds",
-            "timings",
-            "no_speech_prob",
-            "avg_logprob",
-        ] {
-            message[key] = event[key].clone();
+    /// How an utterance was heard, for the popup's transcript and tests.
+    fn heard(&self, text: String, prompt: String, t: &Transcript, pcm: Vec<f32>) -> worker::Heard {
+        worker::Heard {
+            heard: text,
+            prompt,
+            tokens: t.tokens.clone(),
+            seconds: t.audio_seconds,
+            timings: t.timings.clone(),
+            no_speech_prob: t.no_speech_prob,
+            avg_logprob: t.avg_logprob,
+            pcm: self.echo_audio.then_some(pcm),
         }
-        message["heard"] = heard.into();
-        message["prompt"] = prompt.into();
-        message
+    }
+
+    /// What an utterance came to, with what was heard and how.
+    fn outcome_message(&self, outcome: Outcome, heard: worker::Heard) -> FromWorker {
+        match outcome {
+            Outcome::Command(text) => FromWorker::Command(CommandHeard {
+                text,
+                heard,
+                ..Default::default()
+            }),
+            Outcome::Wake => FromWorker::Wake {
+                manual: false,
+                heard: Some(heard),
+            },
+            Outcome::Ignore | Outcome::TimedOut => FromWorker::Status(Status {
+                ignored: Some(true),
+                heard: Some(heard),
+                ..Status::new(if self.session.expects_command() {
+                    State::Active
+                } else {
+                    State::Passive
+                })
+            }),
+        }
     }
 }

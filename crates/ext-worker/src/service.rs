@@ -1,51 +1,16 @@
-//! What the speech worker answers, independent of the browser: load a
-//! model from its files' bytes, transcribe 16-kHz samples, score a phrase.
-//! Every answer is JSON, `{ok: true, …}` or `{ok: false, error: {code,
-//! message}}`; a failed request leaves the worker (and any loaded model)
-//! ready for the next one.
+//! The engine behind the [`crate::pipeline::Pipeline`]: a loaded model (or
+//! none), the microphone front end, and how the next utterance is
+//! transcribed (its prompt, and whether it is checked for the wake word
+//! as it decodes). A failed request leaves the model that was there.
 
 use crate::clock::now_ms;
-use crate::engine::{AudioCtx, Engine, ModelFiles, TranscribeOptions};
-use crate::error::{Error, ErrorCode};
+use crate::engine::{AudioCtx, Engine, ModelFiles, TranscribeOptions, Transcript};
+use crate::error::{Error, ErrorCode, Result};
 use crate::listener::Listener;
 use crate::session::could_start_with_wake;
 use crate::vad::VadEvent;
 use crate::whisper::Projection;
 use serde_json::{json, Value};
-
-pub enum Request {
-    Load {
-        files: ModelFiles,
-        fast: bool,
-    },
-    Transcribe {
-        pcm: Vec<f32>,
-        options: TranscribeOptions,
-    },
-    Score {
-        pcm: Vec<f32>,
-        phrase: String,
-        audio_ctx: AudioCtx,
-    },
-    Unload,
-    /// A block of microphone audio at `rate` Hz: answers `events`.
-    Audio {
-        samples: Vec<f32>,
-        rate: u32,
-    },
-    /// How to take the next utterances: as a command (longer pauses) or
-    /// while waiting for the wake word, and the prompt that conditions
-    /// their transcription (the wake phrase, or the open tabs' names).
-    Listen {
-        expects_command: bool,
-        prompt: Option<String>,
-        /// While waiting for the wake word: transcription stops as soon as
-        /// the text cannot start with it.
-        wake_phrase: Option<String>,
-    },
-    /// The microphone stopped: the utterance under way, if any.
-    Stop,
-}
 
 /// Longest transcript of one utterance: commands are short, and a random
 /// or confused model must not decode 224 tokens of noise.
@@ -54,6 +19,16 @@ pub const UTTERANCE_TOKENS: usize = 96;
 /// Longest live transcript: it is redone every second while someone
 /// speaks, so it must stay cheap.
 const PARTIAL_TOKENS: usize = 32;
+
+/// What a detector event comes to.
+pub enum Heard {
+    /// Speech began.
+    Started,
+    /// An utterance, transcribed.
+    Utterance(Transcript),
+    /// An utterance that could not be transcribed.
+    Failed(Error),
+}
 
 #[derive(Default)]
 pub struct Service {
@@ -64,10 +39,6 @@ pub struct Service {
 }
 
 impl Service {
-    pub fn new() -> Self {
-        Self::default()
-    }
-
     pub fn is_loaded(&self) -> bool {
         self.engine.is_some()
     }
@@ -78,11 +49,17 @@ impl Service {
         self.listener.set_end_silences(passive_ms, active_ms);
     }
 
-    pub fn handle(&mut self, request: Request) -> Value {
-        match self.run(request) {
-            Ok(answer) => answer,
-            Err(e) => json!({ "ok": false, "error": e }),
-        }
+    /// How to take the next utterances: as a command (longer pauses) or
+    /// while waiting for the wake word, and the prompt that conditions
+    /// their transcription (the wake phrase, or the open tabs' names).
+    /// While waiting for the wake word, transcription stops as soon as the
+    /// text cannot start with it.
+    pub fn listen(&mut self, expects_command: bool, prompt: &str, wake_phrase: Option<&str>) {
+        self.listener.set_expects_command(expects_command);
+        self.prompt = Some(prompt.to_string()).filter(|p| !p.trim().is_empty());
+        self.wake_phrase = wake_phrase
+            .map(str::to_string)
+            .filter(|p| !p.trim().is_empty());
     }
 
     /// Whether an utterance is under way.
@@ -95,11 +72,50 @@ impl Service {
         self.listener.current()
     }
 
-    /// A live transcript of the utterance under way: `partial`, with what
-    /// Whisper makes of it so far. None between utterances or without a
-    /// model: a live transcript is a courtesy, and the final one reports
-    /// any error.
-    pub fn partial(&self) -> Option<Value> {
+    /// Loads a model; answers its shape. A failed load keeps the model
+    /// that was there.
+    pub fn load(&mut self, files: ModelFiles, fast: bool) -> Result<(Value, f64)> {
+        let start = now_ms();
+        let projection = if fast {
+            Projection::Quantized
+        } else {
+            Projection::Exact
+        };
+        let engine = Engine::load_owned(files, projection)?;
+        let config = engine.config();
+        let shape = json!({
+            "multilingual": engine.tokenizer().is_multilingual(),
+            "vocab_size": config.vocab_size,
+            "d_model": config.d_model,
+            "encoder_layers": config.encoder_layers,
+            "decoder_layers": config.decoder_layers,
+        });
+        self.engine = Some(engine);
+        Ok((shape, now_ms() - start))
+    }
+
+    pub fn unload(&mut self) {
+        self.engine = None;
+    }
+
+    fn engine(&self) -> Result<&Engine> {
+        self.engine
+            .as_ref()
+            .ok_or_else(|| Error::new(ErrorCode::NoModel, "no speech model is loaded"))
+    }
+
+    pub fn transcribe(&self, pcm: &[f32], options: &TranscribeOptions) -> Result<Transcript> {
+        self.engine()?.transcribe(pcm, options)
+    }
+
+    pub fn score(&self, pcm: &[f32], phrase: &str, audio_ctx: AudioCtx) -> Result<f32> {
+        self.engine()?.phrase_logprob(pcm, phrase, audio_ctx)
+    }
+
+    /// A live transcript of the utterance under way. None between
+    /// utterances or without a model: a live transcript is a courtesy, and
+    /// the final one reports any error.
+    pub fn partial(&self) -> Option<Transcript> {
         let pcm = self.listener.current();
         if pcm.is_empty() {
             return None;
@@ -109,13 +125,7 @@ impl Service {
             max_tokens: Some(PARTIAL_TOKENS),
             audio_ctx: AudioCtx::Auto,
         };
-        let heard = self.engine().ok()?.transcribe(pcm, &options).ok()?;
-        Some(json!({
-            "type": "partial",
-            "text": heard.text.trim(),
-            "tokens": heard.tokens,
-            "seconds": heard.audio_seconds,
-        }))
+        self.engine().ok()?.transcribe(pcm, &options).ok()
     }
 
     /// The microphone stopped: the utterance under way (if long enough),
@@ -127,94 +137,15 @@ impl Service {
     /// What the detector makes of a block of microphone audio; each event
     /// then goes through [`Service::event`] (which transcribes utterances),
     /// so that a caller can say "processing" before the wait.
-    pub fn hear(&mut self, samples: &[f32], rate: u32) -> Result<Vec<VadEvent>, Error> {
+    pub fn hear(&mut self, samples: &[f32], rate: u32) -> Result<Vec<VadEvent>> {
         self.listener.push(samples, rate)
     }
 
-    fn engine(&self) -> Result<&Engine, Error> {
-        self.engine
-            .as_ref()
-            .ok_or_else(|| Error::new(ErrorCode::NoModel, "no speech model is loaded"))
-    }
-
-    fn run(&mut self, request: Request) -> Result<Value, Error> {
-        match request {
-            Request::Load { files, fast } => {
-                let start = now_ms();
-                let projection = if fast {
-                    Projection::Quantized
-                } else {
-                    Projection::Exact
-                };
-                // A failed load keeps the model that was there.
-                let engine = Engine::load_owned(files, projection)?;
-                let config = engine.config();
-                let answer = json!({
-                    "ok": true,
-                    "model": {
-                        "multilingual": engine.tokenizer().is_multilingual(),
-                        "vocab_size": config.vocab_size,
-                        "d_model": config.d_model,
-                        "encoder_layers": config.encoder_layers,
-                        "decoder_layers": config.decoder_layers,
-                    },
-                    "load_ms": now_ms() - start,
-                });
-                self.engine = Some(engine);
-                Ok(answer)
-            }
-            Request::Transcribe { pcm, options } => {
-                let transcript = self.engine()?.transcribe(&pcm, &options)?;
-                let mut answer = serde_json::to_value(transcript)
-                    .map_err(|e| Error::new(ErrorCode::ExecutionFailed, e.to_string()))?;
-                answer["ok"] = true.into();
-                Ok(answer)
-            }
-            Request::Score {
-                pcm,
-                phrase,
-                audio_ctx,
-            } => {
-                let logprob = self.engine()?.phrase_logprob(&pcm, &phrase, audio_ctx)?;
-                Ok(json!({ "ok": true, "phrase": phrase, "logprob": logprob }))
-            }
-            Request::Unload => {
-                self.engine = None;
-                Ok(json!({ "ok": true }))
-            }
-            Request::Audio { samples, rate } => {
-                let heard = self.hear(&samples, rate)?;
-                let events: Vec<Value> = heard.iter().filter_map(|e| self.event(e)).collect();
-                Ok(json!({ "ok": true, "events": events }))
-            }
-            Request::Listen {
-                expects_command,
-                prompt,
-                wake_phrase,
-            } => {
-                self.listener.set_expects_command(expects_command);
-                self.prompt = prompt.filter(|p| !p.trim().is_empty());
-                self.wake_phrase = wake_phrase.filter(|p| !p.trim().is_empty());
-                Ok(json!({ "ok": true }))
-            }
-            Request::Stop => {
-                let events: Vec<Value> = self
-                    .listener
-                    .stop()
-                    .and_then(|e| self.event(&e))
-                    .into_iter()
-                    .collect();
-                Ok(json!({ "ok": true, "events": events }))
-            }
-        }
-    }
-
-    /// What the background hears of a detector event: `listening` when
-    /// speech starts, `utterance` with its transcript when it ends (or an
-    /// `error` if it cannot be transcribed); dropped sounds say nothing.
-    pub fn event(&self, event: &VadEvent) -> Option<Value> {
+    /// A detector event, with utterances transcribed; dropped sounds say
+    /// nothing.
+    pub fn event(&self, event: &VadEvent) -> Option<Heard> {
         match event {
-            VadEvent::SpeechStarted => Some(json!({ "type": "listening" })),
+            VadEvent::SpeechStarted => Some(Heard::Started),
             VadEvent::Dropped => None,
             VadEvent::Utterance(pcm) => {
                 let options = TranscribeOptions {
@@ -229,16 +160,8 @@ impl Service {
                     None => e.transcribe(pcm, &options),
                 });
                 Some(match heard {
-                    Ok(t) => json!({
-                        "type": "utterance",
-                        "text": t.text.trim(),
-                        "tokens": t.tokens,
-                        "no_speech_prob": t.no_speech_prob,
-                        "avg_logprob": t.avg_logprob,
-                        "seconds": t.audio_seconds,
-                        "timings": t.timings,
-                    }),
-                    Err(e) => json!({ "type": "error", "error": e }),
+                    Ok(t) => Heard::Utterance(t),
+                    Err(e) => Heard::Failed(e),
                 })
             }
         }

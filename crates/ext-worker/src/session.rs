@@ -7,33 +7,7 @@
 //! next to the detector, so that the pause that ends the next utterance is
 //! already the right one when "hey fox" has just been heard.
 
-use serde::{Deserialize, Serialize};
-
-/// The `voice` object of the extension's settings (unknown fields are left
-/// to the background page, which validates them).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
-pub struct VoiceSettings {
-    /// Without it every utterance is a command.
-    pub wake_word_enabled: bool,
-    pub wake_phrase: String,
-    /// How long "hey fox" alone keeps listening for the command.
-    pub active_timeout_ms: f64,
-    /// Show what is heard of a command while it is spoken (a transcript
-    /// redone every second: costs a core's share on a slow machine).
-    pub live_transcript: bool,
-}
-
-impl Default for VoiceSettings {
-    fn default() -> Self {
-        Self {
-            wake_word_enabled: true,
-            wake_phrase: "hey fox".into(),
-            active_timeout_ms: 20_000.0,
-            live_transcript: true,
-        }
-    }
-}
+pub use ext_protocol::settings::VoiceSettings;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Mode {

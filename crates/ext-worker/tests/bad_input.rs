@@ -1,16 +1,18 @@
 //! Bad input gets a clear error and loses nothing: corrupt, truncated and
 //! mismatched model files, audio that is empty, silent, NaN, very long or
-//! not a WAV. The service (what the worker runs) keeps its loaded model and
-//! answers the next request after every failure. Also: GGUF weights, and
+//! not a WAV. The pipeline (what the worker runs) keeps its loaded model
+//! and answers the next request after every failure. Also: GGUF weights, and
 //! the `transcribe` and `quantize` binaries.
 
 use candle_core::quantized::GgmlDType;
+use ext_protocol::settings::{ListenSettings, VoiceSettings};
+use ext_protocol::worker::{FromWorker, ToWorker};
 use ext_worker::convert::safetensors_to_gguf;
-use ext_worker::service::{Request, Service};
+use ext_worker::pipeline::Pipeline;
 use ext_worker::{
     audio, AudioCtx, Engine, ErrorCode, ModelFiles, Projection, TranscribeOptions, WeightFile,
 };
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -160,57 +162,53 @@ fn odd_audio_is_refused_or_transcribed_never_a_panic() {
 }
 
 #[test]
-fn the_service_survives_every_failure_and_keeps_its_model() {
-    let mut service = Service::new();
-    let transcribe = |service: &mut Service| {
-        service.handle(Request::Transcribe {
-            pcm: speech(),
-            options: TranscribeOptions {
-                max_tokens: Some(5),
-                ..TranscribeOptions::default()
-            },
-        })
+fn the_pipeline_survives_every_failure_and_keeps_its_model() {
+    let mut pipeline = Pipeline::new();
+    let options = TranscribeOptions {
+        max_tokens: Some(5),
+        ..TranscribeOptions::default()
     };
-    let answer = transcribe(&mut service);
-    assert_eq!(answer["ok"], false);
-    assert_eq!(answer["error"]["code"], "NO_MODEL");
+    let e = pipeline.transcribe(&speech(), &options).unwrap_err();
+    assert_eq!(e.code, ErrorCode::NoModel);
 
-    let answer = service.handle(Request::Load {
-        files: files("tiny-random"),
-        fast: false,
-    });
-    assert_eq!(answer["ok"], true, "{answer}");
-    assert_eq!(answer["model"]["multilingual"], true);
-    let first = transcribe(&mut service);
-    assert_eq!(first["ok"], true, "{first}");
+    let ready = pipeline.load(files("tiny-random"), false).to_json();
+    assert_eq!(ready["state"], "ready", "{ready}");
+    assert_eq!(ready["model"]["multilingual"], true);
+    let first = pipeline.transcribe(&speech(), &options).unwrap();
 
     // A corrupt load fails and the loaded model stays.
-    let answer = service.handle(Request::Load {
-        files: ModelFiles {
+    let failed = pipeline.load(
+        ModelFiles {
             weights: WeightFile::Safetensors(vec![1, 2, 3]),
             ..files("tiny-random.en")
         },
-        fast: false,
-    });
-    assert_eq!(answer["error"]["code"], "MODEL_INVALID", "{answer}");
-    let answer = service.handle(Request::Transcribe {
-        pcm: vec![f32::NAN],
-        options: TranscribeOptions::default(),
-    });
-    assert_eq!(answer["error"]["code"], "AUDIO_INVALID", "{answer}");
-    let again = transcribe(&mut service);
-    assert_eq!(again["tokens"], first["tokens"]);
+        false,
+    );
+    assert_eq!(
+        failed.to_json()["error"]["code"],
+        "MODEL_INVALID",
+        "{failed:?}"
+    );
+    let e = pipeline
+        .transcribe(&[f32::NAN], &TranscribeOptions::default())
+        .unwrap_err();
+    assert_eq!(e.code, ErrorCode::AudioInvalid, "{e}");
+    let again = pipeline.transcribe(&speech(), &options).unwrap();
+    assert_eq!(again.tokens, first.tokens);
 
-    let answer = service.handle(Request::Score {
-        pcm: speech(),
-        phrase: "hey fox".into(),
-        audio_ctx: AudioCtx::Auto,
-    });
-    assert!(answer["logprob"].as_f64().unwrap() < 0.0, "{answer}");
+    let logprob = pipeline
+        .score(&speech(), "hey fox", AudioCtx::Auto)
+        .unwrap();
+    assert!(logprob < 0.0, "{logprob}");
 
-    assert_eq!(service.handle(Request::Unload)["ok"], true);
-    assert!(!service.is_loaded());
-    assert_eq!(transcribe(&mut service)["error"]["code"], "NO_MODEL");
+    let unloaded = pipeline.control(ToWorker::Unload);
+    assert_eq!(unloaded[0].to_json()["state"], "unloaded");
+    assert!(!pipeline.is_loaded());
+    let e = pipeline.transcribe(&speech(), &options).unwrap_err();
+    assert_eq!(e.code, ErrorCode::NoModel);
+    // Requests that need the browser are refused here, clearly.
+    let refused = pipeline.control(ToWorker::Installed);
+    assert_eq!(refused[0].to_json()["error"]["code"], "INVALID_ARGS");
 }
 
 #[test]
@@ -398,51 +396,58 @@ fn microphone_blocks() -> Vec<Vec<f32>> {
 }
 
 #[test]
-fn listening_turns_microphone_blocks_into_transcribed_utterances() {
-    let mut service = Service::new();
-    let listen = |service: &mut Service| -> Vec<Value> {
-        microphone_blocks()
-            .into_iter()
-            .flat_map(|samples| {
-                let answer = service.handle(Request::Audio {
-                    samples,
-                    rate: 44_100,
-                });
-                assert_eq!(answer["ok"], true, "{answer}");
-                answer["events"].as_array().unwrap().clone()
-            })
-            .collect()
+fn listening_turns_microphone_blocks_into_heard_commands() {
+    let mut pipeline = Pipeline::new();
+    let listen = |pipeline: &mut Pipeline| -> Vec<Value> {
+        let mut events = Vec::new();
+        for samples in microphone_blocks() {
+            pipeline.audio(&samples, 44_100, &mut |e| events.push(e.to_json()));
+        }
+        events.retain(|e| {
+            e["type"] != "level" && e["type"] != "partial" && e["state"] != "processing"
+        });
+        events
     };
-    service.handle(Request::Listen {
-        expects_command: true,
-        prompt: Some("youtube gmail".into()),
-        wake_phrase: None,
+    // No wake word: every utterance is a command, prompted with the tabs.
+    pipeline.control(ToWorker::Configure {
+        settings: ListenSettings {
+            voice: VoiceSettings {
+                wake_word_enabled: false,
+                ..VoiceSettings::default()
+            },
+            ..ListenSettings::default()
+        },
+    });
+    pipeline.control(ToWorker::Vocabulary {
+        prompt: "youtube gmail".into(),
     });
     // No model yet: the utterance is reported as an error, nothing breaks.
-    let events = listen(&mut service);
+    let events = listen(&mut pipeline);
     let kinds: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
     assert_eq!(kinds, ["listening", "error"], "{events:?}");
     assert_eq!(events[1]["error"]["code"], "NO_MODEL");
 
-    service.handle(Request::Load {
-        files: files("tiny-random.en"),
-        fast: false,
-    });
-    let events = listen(&mut service);
+    pipeline.load(files("tiny-random.en"), false);
+    let events = listen(&mut pipeline);
     let kinds: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
-    assert_eq!(kinds, ["listening", "utterance"], "{events:?}");
+    assert_eq!(kinds, ["listening", "command"], "{events:?}");
     let heard = &events[1];
+    assert_eq!(heard["prompt"], "youtube gmail");
     let seconds = heard["seconds"].as_f64().unwrap();
     // The 2.17 s of speech, with pre-roll and the 700-ms tail.
     assert!((2.1..=3.2).contains(&seconds), "{seconds} s");
     let tokens = heard["tokens"].as_array().unwrap();
     assert!(!tokens.is_empty() && tokens.len() <= 96, "{heard}");
 
-    // A rate of 0 is refused; stopping with nothing under way says nothing.
-    let answer = service.handle(Request::Audio {
-        samples: vec![0.0; 128],
-        rate: 0,
-    });
-    assert_eq!(answer["ok"], false, "{answer}");
-    assert_eq!(service.handle(Request::Stop)["events"], json!([]));
+    // A rate of 0 is refused; stopping with nothing under way says only
+    // where the session stands.
+    let mut out = Vec::new();
+    pipeline.audio(&[0.0; 128], 0, &mut |e| out.push(e));
+    assert!(
+        matches!(out.as_slice(), [FromWorker::Error { .. }]),
+        "{out:?}"
+    );
+    let stopped = pipeline.control(ToWorker::Stop);
+    assert_eq!(stopped.len(), 1, "{stopped:?}");
+    assert_eq!(stopped[0].kind(), "status");
 }

@@ -3,8 +3,9 @@
 //! tiny model. The session's clock is the audio heard, so timeouts are
 //! tested by feeding silence, not by waiting.
 
-use ext_worker::pipeline::{Control, ListenSettings, Pipeline};
-use ext_worker::session::VoiceSettings;
+use ext_protocol::settings::{ListenSettings, VoiceSettings};
+use ext_protocol::worker::{FromWorker, ToWorker as Control};
+use ext_worker::pipeline::Pipeline;
 use ext_worker::{audio, Engine, ModelFiles, Projection, TranscribeOptions};
 use serde_json::Value;
 use std::path::Path;
@@ -24,17 +25,31 @@ fn speech() -> Vec<f32> {
 
 fn loaded() -> Pipeline {
     let mut p = Pipeline::new();
-    let ready = p.load(model(), false);
+    let ready = p.load(model(), false).to_json();
     assert_eq!(ready["state"], "ready", "{ready}");
     p
+}
+
+/// An event as JSON, with the samples a `transcribe` job carries beside
+/// it (as a transferred array on the wire).
+fn json(event: FromWorker) -> Value {
+    let mut value = event.to_json();
+    if let FromWorker::Transcribe { pcm, .. } = event {
+        value["pcm"] = serde_json::to_value(pcm).unwrap();
+    }
+    value
 }
 
 fn feed(p: &mut Pipeline, samples: &[f32], rate: u32) -> Vec<Value> {
     let mut out = Vec::new();
     for block in samples.chunks(128) {
-        p.audio(block, rate, &mut |m| out.push(m));
+        p.audio(block, rate, &mut |m| out.push(json(m)));
     }
     out
+}
+
+fn ctl(p: &mut Pipeline, control: Control) -> Vec<Value> {
+    p.control(control).into_iter().map(json).collect()
 }
 
 fn of<'a>(messages: &'a [Value], kind: &str) -> Vec<&'a Value> {
@@ -82,11 +97,14 @@ fn spoken() -> Vec<f32> {
 #[test]
 fn without_the_wake_word_an_utterance_is_a_command_transcribed_with_the_tabs_vocabulary() {
     let mut p = loaded();
-    p.control(settings(false, 20_000.0));
-    p.control(Control::Vocabulary {
-        prompt: "YouTube, GitHub".into(),
-    });
-    p.control(Control::Echo { audio: true });
+    ctl(&mut p, settings(false, 20_000.0));
+    ctl(
+        &mut p,
+        Control::Vocabulary {
+            prompt: "YouTube, GitHub".into(),
+        },
+    );
+    ctl(&mut p, Control::Echo { audio: true });
     let out = feed(&mut p, &spoken(), 16_000);
     assert_eq!(of(&out, "listening").len(), 1);
     let processing = out.iter().position(|m| m["state"] == "processing").unwrap();
@@ -112,8 +130,8 @@ fn without_the_wake_word_an_utterance_is_a_command_transcribed_with_the_tabs_voc
 #[test]
 fn the_mic_button_takes_a_command_and_silence_past_the_timeout_goes_back_to_passive() {
     let mut p = loaded();
-    p.control(settings(true, 2_000.0));
-    let out = p.control(Control::Trigger);
+    ctl(&mut p, settings(true, 2_000.0));
+    let out = ctl(&mut p, Control::Trigger);
     assert_eq!(out[0]["type"], "wake");
     assert_eq!(out[0]["manual"], true);
     // A command heard while active runs, whatever the random model says.
@@ -125,7 +143,7 @@ fn the_mic_button_takes_a_command_and_silence_past_the_timeout_goes_back_to_pass
     assert_eq!(out.iter().filter(|m| m["ignored"] == true).count(), 1);
     // Active, then nothing: back to passive after the timeout (2 s here),
     // measured in audio heard, at 48 kHz as well.
-    p.control(Control::Trigger);
+    ctl(&mut p, Control::Trigger);
     let out = feed(&mut p, &vec![0.0; 48_000], 48_000);
     assert!(out.iter().all(|m| m["reason"] != "timeout"));
     let out = feed(&mut p, &vec![0.0; 48_000 + 4_800], 48_000);
@@ -135,24 +153,24 @@ fn the_mic_button_takes_a_command_and_silence_past_the_timeout_goes_back_to_pass
 #[test]
 fn bad_blocks_are_reported_and_listening_goes_on() {
     let mut p = loaded();
-    p.control(settings(false, 20_000.0));
+    ctl(&mut p, settings(false, 20_000.0));
     let mut out = Vec::new();
-    p.audio(&[0.0; 128], 0, &mut |m| out.push(m));
+    p.audio(&[0.0; 128], 0, &mut |m| out.push(json(m)));
     assert_eq!(out[0]["type"], "error", "{out:?}");
     let out = feed(&mut p, &spoken(), 16_000);
     assert_eq!(of(&out, "command").len(), 1);
     // Stopping mid-utterance still answers it.
     let mut p = loaded();
-    p.control(settings(false, 20_000.0));
+    ctl(&mut p, settings(false, 20_000.0));
     feed(&mut p, &[vec![0.0; 8_000], speech()].concat(), 16_000);
-    let out = p.control(Control::Stop);
+    let out = ctl(&mut p, Control::Stop);
     assert_eq!(of(&out, "command").len(), 1, "{out:?}");
 }
 
 #[test]
 fn without_a_model_an_utterance_is_a_clear_error() {
     let mut p = Pipeline::new();
-    p.control(settings(false, 20_000.0));
+    ctl(&mut p, settings(false, 20_000.0));
     let out = feed(&mut p, &spoken(), 16_000);
     let errors = of(&out, "error");
     assert_eq!(errors.len(), 1, "{out:?}");
@@ -162,11 +180,14 @@ fn without_a_model_an_utterance_is_a_clear_error() {
 #[test]
 fn a_command_being_spoken_is_transcribed_live_every_second() {
     let mut p = loaded();
-    p.control(settings(false, 20_000.0));
-    p.control(Control::Vocabulary {
-        prompt: "YouTube".into(),
-    });
-    p.control(Control::Echo { audio: true });
+    ctl(&mut p, settings(false, 20_000.0));
+    ctl(
+        &mut p,
+        Control::Vocabulary {
+            prompt: "YouTube".into(),
+        },
+    );
+    ctl(&mut p, Control::Echo { audio: true });
     let out = feed(&mut p, &spoken(), 16_000);
     let command = out.iter().position(|m| m["type"] == "command").unwrap();
     let partials = of(&out, "partial");
@@ -195,19 +216,22 @@ fn a_command_being_spoken_is_transcribed_live_every_second() {
 #[test]
 fn no_live_transcript_while_waiting_for_the_wake_word_or_when_turned_off() {
     let mut p = loaded();
-    p.control(settings(true, 20_000.0));
+    ctl(&mut p, settings(true, 20_000.0));
     let out = feed(&mut p, &spoken(), 16_000);
     assert!(of(&out, "partial").is_empty());
-    p.control(Control::Configure {
-        settings: ListenSettings {
-            voice: VoiceSettings {
-                wake_word_enabled: false,
-                live_transcript: false,
-                ..VoiceSettings::default()
+    ctl(
+        &mut p,
+        Control::Configure {
+            settings: ListenSettings {
+                voice: VoiceSettings {
+                    wake_word_enabled: false,
+                    live_transcript: false,
+                    ..VoiceSettings::default()
+                },
+                ..ListenSettings::default()
             },
-            ..ListenSettings::default()
         },
-    });
+    );
     let out = feed(&mut p, &spoken(), 16_000);
     assert_eq!(of(&out, "command").len(), 1);
     assert!(of(&out, "partial").is_empty());
@@ -217,13 +241,16 @@ fn no_live_transcript_while_waiting_for_the_wake_word_or_when_turned_off() {
 fn with_two_workers_the_listener_hands_commands_to_the_command_model_and_keeps_listening() {
     let mut listener = loaded();
     let mut commander = loaded();
-    listener.control(settings(true, 20_000.0));
-    listener.control(Control::Vocabulary {
-        prompt: "YouTube, GitHub".into(),
-    });
-    listener.control(Control::Echo { audio: true });
-    listener.control(Control::Delegate { on: true });
-    listener.control(Control::Trigger);
+    ctl(&mut listener, settings(true, 20_000.0));
+    ctl(
+        &mut listener,
+        Control::Vocabulary {
+            prompt: "YouTube, GitHub".into(),
+        },
+    );
+    ctl(&mut listener, Control::Echo { audio: true });
+    ctl(&mut listener, Control::Delegate { on: true });
+    ctl(&mut listener, Control::Trigger);
     let out = feed(&mut listener, &spoken(), 16_000);
     assert!(of(&out, "command").is_empty(), "not transcribed here");
     let jobs = of(&out, "transcribe");
@@ -237,11 +264,17 @@ fn with_two_workers_the_listener_hands_commands_to_the_command_model_and_keeps_l
     assert!(of(&meanwhile, "transcribe").is_empty());
     assert_eq!(meanwhile.iter().filter(|m| m["ignored"] == true).count(), 1);
 
-    // The job as the command worker receives it (the wire format).
-    let control: Control = serde_json::from_value(job.clone()).unwrap();
+    // The job as the command worker receives it (the wire format, its
+    // samples beside it).
+    let mut control: Control = serde_json::from_value(job.clone()).unwrap();
+    if let Control::Transcribe { pcm, .. } = &mut control {
+        *pcm = samples(&job);
+    }
     let reply = commander.control(control);
-    assert_eq!(reply[0]["type"], "transcribed");
-    let done = listener.transcribed(&reply[0]);
+    let [FromWorker::Transcribed(reply)] = reply.as_slice() else {
+        panic!("{reply:?}");
+    };
+    let done: Vec<Value> = listener.transcribed(reply).into_iter().map(json).collect();
     assert_eq!(done.len(), 1);
     let command = &done[0];
     assert_eq!(command["model"], "command");
@@ -257,14 +290,14 @@ fn with_two_workers_the_listener_hands_commands_to_the_command_model_and_keeps_l
     // session would keep listening for one).
     assert!(command["type"] == "command" || command["type"] == "wake");
     // A reply to nothing (a job already answered) is dropped.
-    assert!(listener.transcribed(&reply[0]).is_empty());
+    assert!(listener.transcribed(reply).is_empty());
 }
 
 #[test]
 fn waiting_for_the_wake_word_transcription_stops_once_it_cannot_be_the_wake_word() {
     let mut p = loaded();
-    p.control(settings(true, 20_000.0));
-    p.control(Control::Echo { audio: true });
+    ctl(&mut p, settings(true, 20_000.0));
+    ctl(&mut p, Control::Echo { audio: true });
     let out = feed(&mut p, &spoken(), 16_000);
     let ignored: Vec<&Value> = out.iter().filter(|m| m["ignored"] == true).collect();
     assert_eq!(ignored.len(), 1, "{out:?}");
@@ -288,12 +321,12 @@ fn waiting_for_the_wake_word_transcription_stops_once_it_cannot_be_the_wake_word
 #[test]
 fn commands_handed_over_are_not_lost_when_the_second_worker_goes_away() {
     let mut listener = loaded();
-    listener.control(settings(false, 20_000.0));
-    listener.control(Control::Delegate { on: true });
+    ctl(&mut listener, settings(false, 20_000.0));
+    ctl(&mut listener, Control::Delegate { on: true });
     let out = feed(&mut listener, &spoken(), 16_000);
     assert_eq!(of(&out, "transcribe").len(), 1, "{out:?}");
     // Back to one worker before the answer came: transcribed here.
-    let out = listener.control(Control::Delegate { on: false });
+    let out = ctl(&mut listener, Control::Delegate { on: false });
     assert_eq!(out.len(), 1, "{out:?}");
     assert!(
         out[0]["type"] == "command" || out[0]["type"] == "wake",
@@ -301,13 +334,13 @@ fn commands_handed_over_are_not_lost_when_the_second_worker_goes_away() {
     );
     assert!(!out[0]["tokens"].as_array().unwrap().is_empty());
     // Stopping mid-command hands the utterance over too.
-    listener.control(Control::Delegate { on: true });
+    ctl(&mut listener, Control::Delegate { on: true });
     feed(
         &mut listener,
         &[vec![0.0; 8_000], speech()].concat(),
         16_000,
     );
-    let out = listener.control(Control::Stop);
+    let out = ctl(&mut listener, Control::Stop);
     assert_eq!(of(&out, "transcribe").len(), 1, "{out:?}");
     assert!(of(&out, "command").is_empty());
 }

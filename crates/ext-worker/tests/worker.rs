@@ -191,23 +191,30 @@ fn mel_encoder_and_logits_are_within_1e_3_in_wasm() {
 }
 
 #[wasm_bindgen_test]
-fn microphone_blocks_at_44_khz_become_a_transcribed_utterance() {
+fn microphone_blocks_at_44_khz_become_a_heard_command() {
     let wav = ext_worker::audio::read_wav(reference!("audio/speech-44k-stereo.wav")).unwrap();
     let quiet = vec![0.0005f32; 44_100];
     let audio = [quiet.clone(), wav.samples, quiet].concat();
     let mut worker = WhisperWorker::new();
     assert_eq!(load(&mut worker, &ENGLISH)["ok"], true);
-    let listening: Value = serde_json::from_str(&worker.listen(true, "youtube")).unwrap();
-    assert_eq!(listening["ok"], true);
+    // No wake word: every utterance is a command, prompted with the tabs.
+    let configure = r#"{"type": "configure", "voice": {"wakeWordEnabled": false}}"#;
+    let answer: Value = serde_json::from_str(&worker.control(configure)).unwrap();
+    assert_eq!(answer[0]["state"], "active", "{answer}");
+    worker.control(r#"{"type": "vocabulary", "prompt": "youtube"}"#);
     let mut kinds = Vec::new();
     for block in audio.chunks(128) {
-        let answer: Value = serde_json::from_str(&worker.audio(block, 44_100)).unwrap();
-        for event in answer["events"].as_array().unwrap() {
+        let events: Value = serde_json::from_str(&worker.audio(block, 44_100)).unwrap();
+        for event in events.as_array().unwrap() {
+            if event["type"] == "level" || event["type"] == "partial" {
+                continue;
+            }
             kinds.push(event["type"].as_str().unwrap().to_string());
-            if event["type"] == "utterance" {
+            if event["type"] == "command" {
                 assert!(!event["tokens"].as_array().unwrap().is_empty(), "{event}");
+                assert_eq!(event["prompt"], "youtube");
             }
         }
     }
-    assert_eq!(kinds, ["listening", "utterance"]);
+    assert_eq!(kinds, ["listening", "status", "command"]);
 }

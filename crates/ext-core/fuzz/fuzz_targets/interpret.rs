@@ -3,7 +3,7 @@
 #![no_main]
 
 use ext_core::interpret::{plan, Options};
-use ext_core::model::{State, Tab, Window};
+use ext_core::tab_state::{State, Tab, Window};
 use libfuzzer_sys::fuzz_target;
 
 fn state() -> State {
@@ -31,11 +31,11 @@ fn state() -> State {
             tab(4, 1, "https://docs.rs/candle", "candle - Rust"),
             tab(5, 2, "about:blank", ""),
         ],
-        groups: vec![ext_core::model::Group {
+        groups: vec![ext_core::tab_state::Group {
             id: 7,
             window_id: 2,
             title: "Docs".into(),
-            color: ext_core::model::Color::Blue,
+            color: ext_core::tab_state::Color::Blue,
             collapsed: false,
         }],
         ..State::default()

@@ -3,7 +3,7 @@
 #![no_main]
 
 use ext_core::memory::MemoryBrowser;
-use ext_core::model::{State, Tab, Window};
+use ext_core::tab_state::{State, Tab, Window};
 use ext_core::storage::MemoryStorage;
 use ext_core::Background;
 use libfuzzer_sys::fuzz_target;

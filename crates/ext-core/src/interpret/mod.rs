@@ -1,11 +1,12 @@
 //! The offline command interpreter: what people type or say, turned into
 //! tool calls against the live tab state, with no language model.
 //!
-//! `text` cleans the words, `parse` finds the intent, `resolve` finds the
-//! tabs it means, `plan` makes the calls, and `grouping` groups by site or
-//! topic. [`plan`] is the entry point; it never runs anything.
+//! `text` cleans the words, `parse` finds the intent (one module per
+//! intent family: `parse/close.rs`), `resolve` finds the tabs it means, and
+//! `plan` makes the calls (`plan/close.rs`); each family's cases are in
+//! `tests/corpus/<family>.corpus`. [`plan`] is the entry point; it never
+//! runs anything.
 
-mod grouping;
 pub mod parse;
 mod plan;
 mod resolve;
@@ -14,11 +15,12 @@ pub mod text;
 
 use crate::error::ErrorCode;
 use crate::memory::MemoryBrowser;
-use crate::model::State;
+use crate::tab_state::State;
 use parse::{Intent, NotUnderstood};
 use serde::Serialize;
 
-pub use plan::{time_range, Call};
+pub use crate::log::Call;
+pub use plan::time_range;
 
 /// Settings the interpreter follows.
 #[derive(Clone, Debug)]

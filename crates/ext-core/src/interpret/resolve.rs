@@ -4,7 +4,7 @@
 use super::parse::{GroupWhich, Position, Scope, Selector, Target};
 use super::sites::{self, host_and_path};
 use super::text::close_enough;
-use crate::model::{Bookmark, Group, State, Tab};
+use crate::tab_state::{Bookmark, Group, State, Tab};
 
 /// The browser as a command sees it: the snapshot plus who is in front.
 pub struct View<'a> {

@@ -2,7 +2,7 @@
 
 use super::args::*;
 use super::*;
-use crate::model::{NewTab, PageScript};
+use crate::tab_state::{NewTab, PageScript};
 
 /// Firefox's own zoom steps (`toolkit.zoomManager.zoomValues`).
 pub fn zoom_levels() -> &'static [f64] {

@@ -2,7 +2,7 @@
 
 use super::args::*;
 use super::*;
-use crate::model::GroupChange;
+use crate::tab_state::GroupChange;
 
 pub async fn group_tabs<B: Browser>(b: &B, a: GroupTabsArgs) -> ToolResult<ToolOutput> {
     let all = b.tabs().await?;

@@ -3,7 +3,7 @@
 use super::args::*;
 use super::tabs::normalize_url;
 use super::*;
-use crate::model::{HistoryQuery, NewTab};
+use crate::tab_state::{HistoryQuery, NewTab};
 
 /// Longest query or title accepted, in characters.
 const MAX_TEXT: usize = 2000;
@@ -77,7 +77,7 @@ pub async fn web_search<B: Browser>(b: &B, a: WebSearchArgs) -> ToolResult<ToolO
     ))
 }
 
-pub async fn list_search_engines<B: Browser>(b: &B) -> ToolResult<ToolOutput> {
+pub async fn list_search_engines<B: Browser>(b: &B, _: NoArgs) -> ToolResult<ToolOutput> {
     let engines = b.search_engines().await?;
     Ok(ToolOutput::new(json!({ "engines": engines })))
 }

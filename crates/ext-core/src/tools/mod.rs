@@ -11,7 +11,9 @@ mod tabs;
 
 use crate::browser::Browser;
 use crate::error::{ToolError, ToolResult};
-use crate::model::{Group, Tab, Window};
+use crate::log::Call;
+use crate::tab_state::{Group, Tab, Window};
+pub use crate::text::clip;
 use crate::undo::{Placement, UndoStep};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -39,47 +41,92 @@ impl ToolOutput {
     }
 }
 
+/// A tool as callers and language models see it.
 pub struct ToolInfo {
     pub name: &'static str,
     pub description: &'static str,
     parameters: fn() -> Value,
 }
 
-macro_rules! tool {
-    ($name:literal, $args:ty, $description:literal) => {
-        ToolInfo {
-            name: $name,
-            description: $description,
-            parameters: parameters::<$args>,
+impl ToolInfo {
+    /// Its arguments' JSON schema.
+    pub fn parameters(&self) -> Value {
+        (self.parameters)()
+    }
+}
+
+/// The one table of tools: each line gives a tool's name, its argument
+/// type, the function that runs it and its description. From it come
+/// [`TOOLS`] (names, descriptions, schemas), [`run_tool`] (the dispatcher)
+/// and [`ToolCall`] (typed builders of planned calls).
+macro_rules! tools {
+    ($($name:ident($args:ty) => $run:path, $description:literal;)*) => {
+        /// The 21 tools, then `browse` (the voice-browsing commands).
+        pub const TOOLS: &[ToolInfo] = &[
+            $(ToolInfo {
+                name: stringify!($name),
+                description: $description,
+                parameters: parameters::<$args>,
+            },)*
+        ];
+
+        /// Runs one tool by name.
+        pub async fn run_tool<B: Browser>(
+            b: &B,
+            name: &str,
+            args: &Value,
+        ) -> ToolResult<ToolOutput> {
+            match name {
+                $(stringify!($name) => $run(b, parse::<$args>(name, args)?).await,)*
+                _ => Err(ToolError::unknown(format!(
+                    "There is no tool named '{}'. Tools: {}.",
+                    clip(name, 60),
+                    TOOLS.iter().map(|t| t.name).collect::<Vec<_>>().join(", ")
+                ))),
+            }
+        }
+
+        /// A planned call of each tool, from its typed arguments:
+        /// `Call::mute_tabs(MuteTabsArgs { .. })`.
+        pub trait ToolCall {
+            $(fn $name(args: $args) -> Call;)*
+        }
+
+        impl ToolCall for Call {
+            $(fn $name(args: $args) -> Call {
+                Call {
+                    tool: stringify!($name).to_string(),
+                    args: serde_json::to_value(args).unwrap_or_default(),
+                }
+            })*
         }
     };
 }
 
-/// The 21 tools, then `browse` (the voice-browsing commands).
-pub const TOOLS: &[ToolInfo] = &[
-    tool!("list_tabs", args::ListTabsArgs, "List open tabs, in every window or one, optionally only those whose title or URL contains all the query words."),
-    tool!("switch_tab", args::TabIdArgs, "Switch to a tab and focus its window."),
-    tool!("close_tabs", args::TabIdsArgs, "Close tabs. Refuses to close every tab of a window. Undoable."),
-    tool!("close_duplicate_tabs", args::WindowArgs, "Close tabs showing the same URL (ignoring #fragments), keeping the active, else pinned, else oldest copy. Pinned copies are never closed. Undoable."),
-    tool!("group_tabs", args::GroupTabsArgs, "Put tabs in a new group with a title and color, or add them to an existing group. Undoable."),
-    tool!("ungroup_tabs", args::UngroupTabsArgs, "Take tabs (or every tab of a group) out of their groups. Undoable."),
-    tool!("list_groups", args::WindowArgs, "List tab groups with their tabs."),
-    tool!("move_tabs", args::MoveTabsArgs, "Move tabs to a position and/or another window. Undoable."),
-    tool!("create_tab", args::CreateTabArgs, "Open a new tab, optionally at a URL, position or window."),
-    tool!("reload_tabs", args::ReloadTabsArgs, "Reload tabs, optionally bypassing the cache."),
-    tool!("discard_tabs", args::TabIdsArgs, "Unload tabs from memory without closing them (the active tab is skipped)."),
-    tool!("duplicate_tab", args::TabIdArgs, "Duplicate a tab."),
-    tool!("pin_tabs", args::PinTabsArgs, "Pin or unpin tabs. Undoable."),
-    tool!("mute_tabs", args::MuteTabsArgs, "Mute or unmute tabs. Undoable."),
-    tool!("collapse_group", args::CollapseGroupArgs, "Collapse or expand a tab group. Undoable."),
-    tool!("update_group", args::UpdateGroupArgs, "Rename, recolor, collapse or expand a tab group. Undoable."),
-    tool!("web_search", args::WebSearchArgs, "Search the web with a named installed engine or the default one; results open in a new tab."),
-    tool!("list_search_engines", args::NoArgs, "List the installed search engines."),
-    tool!("search_bookmarks", args::SearchBookmarksArgs, "Find bookmarks by words in their title or URL."),
-    tool!("create_bookmark", args::CreateBookmarkArgs, "Bookmark a tab or URL, optionally into a named folder (created if missing)."),
-    tool!("search_history", args::SearchHistoryArgs, "Search browsing history by text and time range."),
-    tool!("browse", args::BrowseArgs, "Act on the active tab: back, forward, reload, hard_reload, stop, scroll_up, scroll_down, page_up, page_down, top, bottom, zoom_in, zoom_out, zoom_reset, next_tab, previous_tab, new_tab, close_tab."),
-];
+tools! {
+    list_tabs(args::ListTabsArgs) => tabs::list_tabs, "List open tabs, in every window or one, optionally only those whose title or URL contains all the query words.";
+    switch_tab(args::TabIdArgs) => tabs::switch_tab, "Switch to a tab and focus its window.";
+    close_tabs(args::TabIdsArgs) => tabs::close_tabs, "Close tabs. Refuses to close every tab of a window. Undoable.";
+    close_duplicate_tabs(args::WindowArgs) => tabs::close_duplicate_tabs, "Close tabs showing the same URL (ignoring #fragments), keeping the active, else pinned, else oldest copy. Pinned copies are never closed. Undoable.";
+    group_tabs(args::GroupTabsArgs) => groups::group_tabs, "Put tabs in a new group with a title and color, or add them to an existing group. Undoable.";
+    ungroup_tabs(args::UngroupTabsArgs) => groups::ungroup_tabs, "Take tabs (or every tab of a group) out of their groups. Undoable.";
+    list_groups(args::WindowArgs) => groups::list_groups, "List tab groups with their tabs.";
+    move_tabs(args::MoveTabsArgs) => tabs::move_tabs, "Move tabs to a position and/or another window. Undoable.";
+    create_tab(args::CreateTabArgs) => tabs::create_tab, "Open a new tab, optionally at a URL, position or window.";
+    reload_tabs(args::ReloadTabsArgs) => tabs::reload_tabs, "Reload tabs, optionally bypassing the cache.";
+    discard_tabs(args::TabIdsArgs) => tabs::discard_tabs, "Unload tabs from memory without closing them (the active tab is skipped).";
+    duplicate_tab(args::TabIdArgs) => tabs::duplicate_tab, "Duplicate a tab.";
+    pin_tabs(args::PinTabsArgs) => tabs::pin_tabs, "Pin or unpin tabs. Undoable.";
+    mute_tabs(args::MuteTabsArgs) => tabs::mute_tabs, "Mute or unmute tabs. Undoable.";
+    collapse_group(args::CollapseGroupArgs) => groups::collapse_group, "Collapse or expand a tab group. Undoable.";
+    update_group(args::UpdateGroupArgs) => groups::update_group, "Rename, recolor, collapse or expand a tab group. Undoable.";
+    web_search(args::WebSearchArgs) => lookup::web_search, "Search the web with a named installed engine or the default one; results open in a new tab.";
+    list_search_engines(args::NoArgs) => lookup::list_search_engines, "List the installed search engines.";
+    search_bookmarks(args::SearchBookmarksArgs) => lookup::search_bookmarks, "Find bookmarks by words in their title or URL.";
+    create_bookmark(args::CreateBookmarkArgs) => lookup::create_bookmark, "Bookmark a tab or URL, optionally into a named folder (created if missing).";
+    search_history(args::SearchHistoryArgs) => lookup::search_history, "Search browsing history by text and time range.";
+    browse(args::BrowseArgs) => browse::browse, "Act on the active tab: back, forward, reload, hard_reload, stop, scroll_up, scroll_down, page_up, page_down, top, bottom, zoom_in, zoom_out, zoom_reset, next_tab, previous_tab, new_tab, close_tab.";
+}
 
 /// The OpenAI function-calling schema of one argument type.
 fn parameters<T: JsonSchema>() -> Value {
@@ -106,47 +153,11 @@ pub fn schemas() -> Vec<Value> {
                 "function": {
                     "name": t.name,
                     "description": t.description,
-                    "parameters": (t.parameters)(),
+                    "parameters": t.parameters(),
                 }
             })
         })
         .collect()
-}
-
-/// Runs one tool by name.
-pub async fn run_tool<B: Browser>(b: &B, name: &str, args: &Value) -> ToolResult<ToolOutput> {
-    match name {
-        "list_tabs" => tabs::list_tabs(b, parse(name, args)?).await,
-        "switch_tab" => tabs::switch_tab(b, parse(name, args)?).await,
-        "close_tabs" => tabs::close_tabs(b, parse(name, args)?).await,
-        "close_duplicate_tabs" => tabs::close_duplicate_tabs(b, parse(name, args)?).await,
-        "move_tabs" => tabs::move_tabs(b, parse(name, args)?).await,
-        "create_tab" => tabs::create_tab(b, parse(name, args)?).await,
-        "reload_tabs" => tabs::reload_tabs(b, parse(name, args)?).await,
-        "discard_tabs" => tabs::discard_tabs(b, parse(name, args)?).await,
-        "duplicate_tab" => tabs::duplicate_tab(b, parse(name, args)?).await,
-        "pin_tabs" => tabs::pin_tabs(b, parse(name, args)?).await,
-        "mute_tabs" => tabs::mute_tabs(b, parse(name, args)?).await,
-        "group_tabs" => groups::group_tabs(b, parse(name, args)?).await,
-        "ungroup_tabs" => groups::ungroup_tabs(b, parse(name, args)?).await,
-        "list_groups" => groups::list_groups(b, parse(name, args)?).await,
-        "collapse_group" => groups::collapse_group(b, parse(name, args)?).await,
-        "update_group" => groups::update_group(b, parse(name, args)?).await,
-        "web_search" => lookup::web_search(b, parse(name, args)?).await,
-        "list_search_engines" => {
-            parse::<args::NoArgs>(name, args)?;
-            lookup::list_search_engines(b).await
-        }
-        "search_bookmarks" => lookup::search_bookmarks(b, parse(name, args)?).await,
-        "create_bookmark" => lookup::create_bookmark(b, parse(name, args)?).await,
-        "search_history" => lookup::search_history(b, parse(name, args)?).await,
-        "browse" => browse::browse(b, parse(name, args)?).await,
-        _ => Err(ToolError::unknown(format!(
-            "There is no tool named '{}'. Tools: {}.",
-            clip(name, 60),
-            TOOLS.iter().map(|t| t.name).collect::<Vec<_>>().join(", ")
-        ))),
-    }
 }
 
 /// Arguments as a tool's type; absent or null arguments mean `{}`.
@@ -172,17 +183,6 @@ fn json_kind(v: &Value) -> &'static str {
         Value::String(_) => "a string",
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
-    }
-}
-
-/// At most `max` characters of `s`, for echoing user input in messages.
-pub fn clip(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        s.to_string()
-    } else {
-        let mut out: String = s.chars().take(max).collect();
-        out.push('…');
-        out
     }
 }
 

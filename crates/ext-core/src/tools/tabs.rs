@@ -3,7 +3,8 @@
 
 use super::args::*;
 use super::*;
-use crate::model::NewTab;
+use crate::tab_state::NewTab;
+use crate::text::page_key;
 use crate::undo::ClosedTab;
 use std::collections::{BTreeMap, HashMap};
 
@@ -96,10 +97,6 @@ pub async fn close_tabs<B: Browser>(b: &B, a: TabIdsArgs) -> ToolResult<ToolOutp
 }
 
 /// The URL with its fragment removed: two tabs on the same page are copies.
-fn page_key(url: &str) -> String {
-    url.split('#').next().unwrap_or(url).to_string()
-}
-
 pub async fn close_duplicate_tabs<B: Browser>(b: &B, a: WindowArgs) -> ToolResult<ToolOutput> {
     let windows = b.windows().await?;
     if let Some(w) = a.window_id {
@@ -112,7 +109,10 @@ pub async fn close_duplicate_tabs<B: Browser>(b: &B, a: WindowArgs) -> ToolResul
         .iter()
         .filter(|t| a.window_id.is_none_or(|w| t.window_id == w))
     {
-        copies.entry(page_key(&t.url)).or_default().push(t);
+        copies
+            .entry(page_key(&t.url).to_string())
+            .or_default()
+            .push(t);
     }
     let mut kept = Vec::new();
     let mut closing: Vec<Tab> = Vec::new();

@@ -1,8 +1,8 @@
 //! [`Browser`] on Firefox's WebExtension APIs.
 
-use super::api::*;
+use super::bindings::*;
 use crate::browser::{Browser, BrowserError, BrowserResult};
-use crate::model::{
+use crate::tab_state::{
     Bookmark, Group, GroupChange, HistoryItem, HistoryQuery, NewTab, PageScript, SearchEngine, Tab,
     Window, NO_GROUP,
 };

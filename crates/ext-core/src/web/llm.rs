@@ -15,11 +15,14 @@ const TIMEOUT_MS: i32 = 10_000;
 
 /// `{type: "llm_test", llm?}`: the saved settings, with what the page
 /// shows over them (a field may not have been saved yet).
-pub async fn test_message(background: &Bg, message: &Value) -> Value {
-    let saved = background.handle(json!({ "type": "settings" })).await;
-    let mut llm = saved["settings"]["llm"].clone();
-    if message["llm"].is_object() {
-        merge(&mut llm, &message["llm"]);
+pub async fn test_message(background: &Bg, shown: Option<&Value>) -> Value {
+    let saved = match background.settings().await {
+        Ok(settings) => settings,
+        Err(e) => return json!({ "ok": false, "error": e.to_json() }),
+    };
+    let mut llm = serde_json::to_value(saved.llm).unwrap_or_default();
+    if let Some(shown) = shown.filter(|s| s.is_object()) {
+        merge(&mut llm, shown);
     }
     test_connection(&llm).await
 }

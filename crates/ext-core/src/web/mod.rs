@@ -1,16 +1,18 @@
-//! The background page's wasm entry point: answers `runtime.onMessage` with
-//! [`Background::handle`]. Everything crosses the boundary as JSON, so a
-//! malformed message becomes a clear error answer, never an exception.
+//! The background page's wasm entry point. Every message arrives here and
+//! is routed in one place: voice and model requests to [`voice::Voice`],
+//! `llm_test` to [`llm`], everything else to [`Background`]. A malformed
+//! message becomes a clear error answer, never an exception.
 
-mod api;
+mod bindings;
 mod firefox;
 mod llm;
 mod speech_worker;
 mod storage;
 mod voice;
 
-use crate::api::Background;
-use crate::error::ToolError;
+use crate::background::Background;
+use ext_protocol::answer::Failure;
+use ext_protocol::{Error, Request};
 use firefox::FirefoxBrowser;
 use js_sys::Promise;
 use serde_json::{json, Value};
@@ -29,31 +31,12 @@ pub fn start() {
             let background = background.clone();
             let voice = listener_voice.clone();
             future_to_promise(async move {
-                let kind = js_sys::Reflect::get(&message, &"type".into())
-                    .ok()
-                    .and_then(|t| t.as_string())
-                    .unwrap_or_default();
-                if voice::Voice::handles(&kind) {
-                    return Ok(api::to_js(&voice.handle(&kind, message).await));
-                }
-                if kind == "llm_test" {
-                    let message = api::to_json(&message).unwrap_or(Value::Null);
-                    return Ok(api::to_js(&llm::test_message(&background, &message).await));
-                }
-                let answer = match api::to_json(&message) {
-                    Ok(msg) => background.handle(msg).await,
-                    Err(e) => {
-                        json!({ "ok": false, "error": ToolError::invalid(format!("The message is not JSON: {e}")).to_json() })
-                    }
-                };
-                if kind == "set_settings" && answer["ok"] == true {
-                    voice.settings_changed(&answer["settings"]);
-                }
-                Ok(api::to_js(&answer))
+                let answer = route(&background, &voice, message).await;
+                Ok(bindings::to_js(&answer))
             })
         },
     );
-    api::add_message_listener(on_message.as_ref().unchecked_ref());
+    bindings::add_message_listener(on_message.as_ref().unchecked_ref());
     // The listeners live as long as the background page.
     on_message.forget();
 
@@ -62,7 +45,8 @@ pub fn start() {
         if name.as_string().as_deref() == Some("toggle-listening") {
             let voice = command_voice.clone();
             wasm_bindgen_futures::spawn_local(async move {
-                let answer = voice.handle("voice_toggle", JsValue::UNDEFINED).await;
+                let request = Request::VoiceToggle(Default::default());
+                let answer = voice.handle(request, JsValue::UNDEFINED).await;
                 if answer["ok"] != true {
                     let message = answer["error"]["message"].as_str().unwrap_or_default();
                     notify(message.to_string()).await;
@@ -70,12 +54,44 @@ pub fn start() {
             });
         }
     });
-    api::add_command_listener(on_command.as_ref().unchecked_ref());
+    bindings::add_command_listener(on_command.as_ref().unchecked_ref());
     on_command.forget();
 
     let on_connect = Closure::<dyn Fn(JsValue)>::new(move |port: JsValue| voice.connect(port));
-    api::add_connect_listener(on_connect.as_ref().unchecked_ref());
+    bindings::add_connect_listener(on_connect.as_ref().unchecked_ref());
     on_connect.forget();
+}
+
+/// Reads a message and sends it where it is answered.
+async fn route(
+    background: &Rc<Background<FirefoxBrowser, LocalStorage>>,
+    voice: &Rc<voice::Voice>,
+    message: JsValue,
+) -> Value {
+    let json = match bindings::to_json(&message) {
+        Ok(json) => json,
+        Err(e) => {
+            return Failure::new(Error::invalid(format!("The message is not JSON: {e}"))).to_json()
+        }
+    };
+    let request = match Request::parse(&json) {
+        Ok(request) => request,
+        Err(e) => return Failure::new(e).to_json(),
+    };
+    match request {
+        request if request.is_voice() => voice.handle(request, message).await,
+        Request::LlmTest { llm } => llm::test_message(background, llm.as_ref()).await,
+        request => {
+            let changes_settings = matches!(request, Request::SetSettings { .. });
+            let answer = background.answer(request).await;
+            if changes_settings && answer["ok"] == true {
+                if let Ok(settings) = background.settings().await {
+                    voice.settings_changed(&settings);
+                }
+            }
+            answer
+        }
+    }
 }
 
 /// Shows a desktop notification (best effort: a failure is not actionable).
@@ -86,5 +102,5 @@ async fn notify(message: String) {
         "message": message,
         "iconUrl": "icons/icon.svg",
     });
-    let _ = api::run(api::notifications_create(&api::to_js(&options))).await;
+    let _ = bindings::run(bindings::notifications_create(&bindings::to_js(&options))).await;
 }

@@ -4,52 +4,39 @@
 //! (audio, detector, wake word, and commands too when it is alone) and,
 //! with a separate wake-word model, the command model's worker.
 
-use super::api::{self, error_answer, js_message, to_js, to_json};
+use super::bindings::{self, js_message, to_js, to_json};
+use ext_protocol::worker::{FromWorker, ToWorker};
+use ext_protocol::Error;
 use futures::channel::oneshot;
 use js_sys::Array;
-use serde_json::Value;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 
-fn failure(message: impl Into<String>) -> Value {
-    error_answer("EXECUTION_FAILED", message)
-}
+/// What a request to a worker comes to: its answer, or why there is none.
+pub type Reply = Result<FromWorker, Error>;
 
 pub struct SpeechWorker {
-    /// "listen" or "command".
-    pub role: &'static str,
     worker: RefCell<Option<Worker>>,
     /// Whether it said it started (its message loop is listening; what is
     /// posted before then would be lost).
     started: Cell<bool>,
     /// Replies awaited, by request name.
-    waiters: RefCell<Vec<(String, oneshot::Sender<Value>)>>,
-    /// The model it holds.
-    pub loaded: RefCell<Option<String>>,
-    /// Its wasm memory, as it last said.
-    pub memory_bytes: Cell<Option<f64>>,
+    waiters: RefCell<Vec<(String, oneshot::Sender<Reply>)>>,
 }
 
 impl SpeechWorker {
-    pub fn new(role: &'static str) -> Rc<Self> {
+    pub fn new() -> Rc<Self> {
         Rc::new(Self {
-            role,
             worker: RefCell::default(),
             started: Cell::new(false),
             waiters: RefCell::default(),
-            loaded: RefCell::default(),
-            memory_bytes: Cell::default(),
         })
     }
 
     pub fn is_running(&self) -> bool {
         self.worker.borrow().is_some()
-    }
-
-    pub fn holds(&self, model: &str) -> bool {
-        self.loaded.borrow().as_deref() == Some(model)
     }
 
     /// Starts the worker (unless it runs) and waits for it to say so;
@@ -59,36 +46,28 @@ impl SpeechWorker {
     /// starts afresh on next use).
     pub async fn start(
         self: &Rc<Self>,
-        on_message: impl Fn(Value) + 'static,
+        on_message: impl Fn(FromWorker) + 'static,
         on_failure: impl Fn(String) + 'static,
-    ) -> Result<bool, Value> {
+    ) -> Result<bool, Error> {
         if self.is_running() {
             if self.started.get() {
                 return Ok(false);
             }
             // Another request is starting it: wait for the same answer.
-            let answer = self
-                .reply("started")
-                .await
-                .unwrap_or_else(|_| failure("the speech worker stopped"));
-            return if answer["ok"] == false {
-                Err(answer)
-            } else {
-                Ok(false)
-            };
+            return self.reply("started").await.map(|_| false);
         }
         let options = WorkerOptions::new();
         options.set_type(WorkerType::Module);
-        let worker =
-            Worker::new_with_options(&api::runtime_url("worker.js"), &options).map_err(|e| {
-                failure(format!(
+        let worker = Worker::new_with_options(&bindings::runtime_url("worker.js"), &options)
+            .map_err(|e| {
+                Error::failed(format!(
                     "The speech worker did not start: {}",
                     js_message(&e)
                 ))
             })?;
         let me = self.clone();
         let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |e: MessageEvent| {
-            let message = to_json(&e.data()).unwrap_or(Value::Null);
+            let message = read(&e.data());
             me.settle(&message);
             on_message(message);
         });
@@ -106,12 +85,7 @@ impl SpeechWorker {
         on_error.forget();
         let started = self.reply("started");
         *self.worker.borrow_mut() = Some(worker);
-        let answer = started
-            .await
-            .unwrap_or_else(|_| failure("the speech worker stopped"));
-        if answer["ok"] == false {
-            return Err(answer);
-        }
+        started.await?;
         self.started.set(true);
         Ok(true)
     }
@@ -122,14 +96,12 @@ impl SpeechWorker {
             worker.terminate();
         }
         self.started.set(false);
-        self.loaded.borrow_mut().take();
-        self.memory_bytes.set(None);
         self.fail_all("the speech worker was stopped");
     }
 
-    pub fn post(&self, message: &Value) {
+    pub fn post(&self, message: &ToWorker) {
         if let Some(worker) = self.worker.borrow().as_ref() {
-            let _ = worker.post_message(&to_js(message));
+            let _ = worker.post_message(&to_js(&message.to_json()));
         }
     }
 
@@ -141,52 +113,73 @@ impl SpeechWorker {
         }
     }
 
-    /// Posts `message` and waits for the reply to `request`.
-    pub async fn ask(&self, request: &str, message: JsValue) -> Value {
+    /// Posts `message` (JSON with payload fields beside it: model files)
+    /// and waits for its answer: the worker's reply, or its `error`.
+    pub async fn ask(&self, message: &ToWorker, payload: Option<&JsValue>) -> Reply {
+        let request = message.kind();
         let reply = self.reply(request);
-        match self.worker.borrow().as_ref() {
-            Some(worker) => {
-                if let Err(e) = worker.post_message(&message) {
-                    return failure(js_message(&e));
+        let js = to_js(&message.to_json());
+        if let Some(payload) = payload {
+            for key in ext_protocol::worker::PAYLOAD_FIELDS {
+                if let Ok(value) = js_sys::Reflect::get(payload, &(*key).into()) {
+                    if !value.is_undefined() {
+                        let _ = js_sys::Reflect::set(&js, &(*key).into(), &value);
+                    }
                 }
             }
-            None => return failure("the speech worker is not running"),
         }
-        reply
-            .await
-            .unwrap_or_else(|_| failure("the speech worker stopped"))
+        match self.worker.borrow().as_ref() {
+            Some(worker) => {
+                if let Err(e) = worker.post_message(&js) {
+                    return Err(Error::failed(js_message(&e)));
+                }
+            }
+            None => return Err(Error::failed("the speech worker is not running")),
+        }
+        reply.await
     }
 
-    fn reply(&self, request: &str) -> oneshot::Receiver<Value> {
+    fn reply(&self, request: &str) -> impl std::future::Future<Output = Reply> {
         let (tx, rx) = oneshot::channel();
         self.waiters.borrow_mut().push((request.to_string(), tx));
-        rx
+        async move {
+            rx.await
+                .unwrap_or_else(|_| Err(Error::failed("the speech worker stopped")))
+        }
     }
 
     /// Answers whoever waits for the request `message` replies to.
-    fn settle(&self, message: &Value) {
-        if let Some(bytes) = message["memory_bytes"].as_f64() {
-            self.memory_bytes.set(Some(bytes));
-        }
-        let request = match (message["type"].as_str(), message["state"].as_str()) {
-            (Some("status"), Some("started")) => "started",
-            _ => match message["request"].as_str() {
-                Some(request) => request,
-                None => return,
-            },
+    fn settle(&self, message: &FromWorker) {
+        let Some(request) = message.answers() else {
+            return;
+        };
+        let reply = match message {
+            FromWorker::Error { error, .. } => Err(error.clone()),
+            other => Ok(other.clone()),
         };
         let mut waiters = self.waiters.borrow_mut();
         let (done, rest): (Vec<_>, Vec<_>) = waiters.drain(..).partition(|(r, _)| r == request);
         *waiters = rest;
         drop(waiters);
         for (_, tx) in done {
-            let _ = tx.send(message.clone());
+            let _ = tx.send(reply.clone());
         }
     }
 
     fn fail_all(&self, message: &str) {
         for (_, tx) in self.waiters.borrow_mut().drain(..) {
-            let _ = tx.send(failure(message));
+            let _ = tx.send(Err(Error::failed(message)));
         }
     }
+}
+
+/// A worker's message, typed (one it should never send is an error).
+fn read(data: &JsValue) -> FromWorker {
+    let json = to_json(data).unwrap_or_default();
+    serde_json::from_value(json).unwrap_or_else(|e| {
+        FromWorker::error(
+            Error::failed(format!("the speech worker said something unexpected: {e}")),
+            None,
+        )
+    })
 }

@@ -1,6 +1,6 @@
 //! `storage.local` as [`Storage`].
 
-use super::api::{call, run, storage_get, storage_set, to_js};
+use super::bindings::{call, run, storage_get, storage_set, to_js};
 use crate::browser::BrowserResult;
 use crate::storage::Storage;
 use serde_json::{json, Value};

@@ -3,8 +3,8 @@
 #![allow(dead_code)]
 
 use ext_core::memory::MemoryBrowser;
-use ext_core::model::{Bookmark, Group, HistoryItem, SearchEngine, State, Tab, Window};
 use ext_core::storage::MemoryStorage;
+use ext_core::tab_state::{Bookmark, Group, HistoryItem, SearchEngine, State, Tab, Window};
 use ext_core::Background;
 use futures::executor::block_on;
 use serde_json::{json, Value};
@@ -83,7 +83,7 @@ pub fn sample_state() -> State {
             id: 201,
             window_id: 1,
             title: "Videos".into(),
-            color: ext_core::model::Color::Red,
+            color: ext_core::tab_state::Color::Red,
             collapsed: false,
         }],
         bookmarks: vec![

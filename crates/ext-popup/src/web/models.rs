@@ -2,17 +2,21 @@
 //! Download of the chosen model from the hub or another address with live
 //! progress, and Import of model files from disk.
 
-use super::{ask, by_id, connect, document, element, fill_fields, on, t};
-use crate::models::{import_files, progress_view, size, HUB_MODELS};
-use js_sys::{Object, Reflect, JSON};
-use serde_json::{json, Value};
+use super::dom::{ask, by_id, connect, document, element, on, send, t};
+use super::options::fill_fields;
+use crate::models::{import_files, progress_view, size};
+use ext_protocol::models::{is_known, NONE};
+use ext_protocol::port::OPTIONS;
+use ext_protocol::Request;
+use js_sys::{Object, Reflect};
+use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{spawn_local, JsFuture};
 use web_sys::{Element, HtmlButtonElement, HtmlInputElement, HtmlSelectElement};
 
 pub fn start() {
     spawn_local(refresh());
-    connect("options", |message| show_event(&message["event"]));
+    connect(OPTIONS, |message| show_event(&message["event"]));
     if let Some(button) = by_id("model-download") {
         on(&button, "click", |_| spawn_local(busy(download())));
     }
@@ -88,8 +92,8 @@ fn quantize() -> bool {
 /// The installed models, each with Remove; the speech-model list gains
 /// imported ones so that the one in use is always shown.
 async fn refresh() {
-    let answer = ask(&json!({ "type": "model_list" })).await;
-    let settings = ask(&json!({ "type": "settings" })).await;
+    let answer = ask(&Request::ModelList).await;
+    let settings = ask(&Request::Settings).await;
     let Some(list) = by_id("installed-models") else {
         return;
     };
@@ -97,9 +101,7 @@ async fn refresh() {
     if answer["ok"] != true {
         return say_answer(&answer, "");
     }
-    let in_use = settings["settings"]["speechModel"]
-        .as_str()
-        .unwrap_or("none");
+    let in_use = settings["settings"]["speechModel"].as_str().unwrap_or(NONE);
     let installed: Vec<String> = answer["installed"]
         .as_array()
         .into_iter()
@@ -120,10 +122,7 @@ async fn refresh() {
         .into_iter()
         .filter_map(select_for)
     {
-        for id in installed
-            .iter()
-            .filter(|id| !HUB_MODELS.contains(&id.as_str()))
-        {
+        for id in installed.iter().filter(|id| !is_known(id)) {
             let exists = select
                 .query_selector(&format!("option[value='{id}']"))
                 .ok()
@@ -157,7 +156,7 @@ fn installed_item(id: &str, in_use: bool) -> Element {
     on(&remove, "click", move |_| {
         let id = id.clone();
         spawn_local(busy(async move {
-            let answer = ask(&json!({ "type": "model_remove", "model": id })).await;
+            let answer = ask(&Request::ModelRemove { model: id.clone() }).await;
             say_answer(&answer, &format!("{} {id}", t("modelRemoved", "Removed:")));
         }));
     });
@@ -168,19 +167,18 @@ fn installed_item(id: &str, in_use: bool) -> Element {
 /// Gets the model chosen in the list: from the address given, or the hub.
 async fn download() {
     let model = model_select().map(|s| s.value()).unwrap_or_default();
-    if model.is_empty() || model == "none" {
+    if model.is_empty() || model == NONE {
         return say(&t("modelChooseFirst", "Choose a speech model first."), true);
     }
     let url = input("model-url")
         .map(|i| i.value().trim().to_string())
         .filter(|u| !u.is_empty());
     say(&format!("{} {model}…", t("modelGetting", "Getting")), false);
-    let answer = ask(&json!({
-        "type": "model_install",
-        "model": model,
-        "url": url,
-        "quantize": quantize(),
-    }))
+    let answer = ask(&Request::ModelInstall {
+        model: model.clone(),
+        url,
+        quantize: Some(quantize()),
+    })
     .await;
     if answer["ok"] != true {
         // A failed download leaves no half-full bar behind.
@@ -217,14 +215,19 @@ async fn import() {
         &format!("{} {name}…", t("modelImporting", "Importing")),
         false,
     );
-    // The bytes go as ArrayBuffers (structured clone), not JSON.
-    let message = Object::new();
+    // The bytes go as ArrayBuffers (structured clone) beside the JSON.
+    let request = Request::ModelImport {
+        model: name.clone(),
+        quantize: quantize(),
+    };
+    let json = serde_json::to_value(&request).unwrap_or_default();
+    let message: Object = js_sys::JSON::parse(&json.to_string())
+        .ok()
+        .and_then(|m| m.dyn_into().ok())
+        .unwrap_or_default();
     let set = |key: &str, value: &JsValue| {
         let _ = Reflect::set(&message, &key.into(), value);
     };
-    set("type", &"model_import".into());
-    set("model", &name.as_str().into());
-    set("quantize", &quantize().into());
     for (key, at) in [
         ("config", chosen.config),
         ("tokenizer", chosen.tokenizer),
@@ -240,16 +243,7 @@ async fn import() {
             }
         }
     }
-    let answer = match super::send_message(&message) {
-        Ok(promise) => JsFuture::from(promise).await,
-        Err(e) => Err(e),
-    };
-    let answer = answer
-        .ok()
-        .and_then(|v| JSON::stringify(&v).ok())
-        .and_then(|s| s.as_string())
-        .and_then(|s| serde_json::from_str(&s).ok())
-        .unwrap_or_else(|| json!({ "ok": false, "error": { "message": "The background page did not answer." } }));
+    let answer = send(&message).await;
     say_answer(
         &answer,
         &format!("{} {name}", t("modelInstalled", "Installed and in use:")),

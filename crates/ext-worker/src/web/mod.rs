@@ -1,8 +1,7 @@
 //! The wasm face of the speech worker: [`serve`], the message loop the
 //! extension's `worker.js` starts, and `WhisperWorker`, a class a test (or
-//! a page) calls with plain bytes and samples, answering the same JSON as
-//! the `transcribe` binary. Conversions only; the logic is in
-//! [`crate::pipeline`] and [`crate::service`].
+//! a page) calls with plain bytes and samples. Both go through the one
+//! [`Pipeline`]; conversions only.
 
 mod serve;
 mod store;
@@ -11,12 +10,17 @@ pub use serve::serve;
 
 use crate::engine::{ModelFiles, TranscribeOptions, WeightFile};
 use crate::error::Error;
-use crate::service::{Request, Service};
+use crate::pipeline::Pipeline;
+use crate::AudioCtx;
+use ext_protocol::worker::{FromWorker, ToWorker};
+use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
+/// The pipeline as a class a test (or a page) calls with plain bytes and
+/// samples; every method answers JSON text.
 #[wasm_bindgen]
 pub struct WhisperWorker {
-    service: Service,
+    pipeline: Pipeline,
 }
 
 #[wasm_bindgen]
@@ -24,12 +28,13 @@ impl WhisperWorker {
     #[wasm_bindgen(constructor)]
     pub fn new() -> Self {
         Self {
-            service: Service::new(),
+            pipeline: Pipeline::new(),
         }
     }
 
     /// Loads a model: `format` is "safetensors" or "gguf"; `fast` uses a
-    /// quantized output projection. Answers JSON text.
+    /// quantized output projection. Answers `{ok, model, load_ms}` or
+    /// `{ok: false, error}`.
     pub fn load(
         &mut self,
         config: &[u8],
@@ -52,7 +57,13 @@ impl WhisperWorker {
             tokenizer: tokenizer.to_vec(),
             weights,
         };
-        self.answer(Request::Load { files, fast })
+        match self.pipeline.load(files, fast) {
+            FromWorker::Status(s) => {
+                json!({ "ok": true, "model": s.model, "load_ms": s.load_ms }).to_string()
+            }
+            FromWorker::Error { error, .. } => fail(error.into()),
+            other => fail(Error::args(format!("unexpected {}", other.kind()))),
+        }
     }
 
     /// Transcribes 16-kHz mono samples; `options` is JSON text
@@ -66,53 +77,45 @@ impl WhisperWorker {
                 Err(e) => return fail(Error::args(format!("bad transcribe options: {e}"))),
             }
         };
-        self.answer(Request::Transcribe {
-            pcm: pcm.to_vec(),
-            options,
-        })
+        match self.pipeline.transcribe(pcm, &options) {
+            Ok(t) => {
+                let mut answer = serde_json::to_value(t).unwrap_or(Value::Null);
+                answer["ok"] = true.into();
+                answer.to_string()
+            }
+            Err(e) => fail(e),
+        }
     }
 
     /// The log-probability that the audio starts with `phrase`.
     pub fn score(&mut self, pcm: &[f32], phrase: &str, auto_ctx: bool) -> String {
         let audio_ctx = if auto_ctx {
-            crate::AudioCtx::Auto
+            AudioCtx::Auto
         } else {
-            crate::AudioCtx::Full
+            AudioCtx::Full
         };
-        self.answer(Request::Score {
-            pcm: pcm.to_vec(),
-            phrase: phrase.to_string(),
-            audio_ctx,
-        })
+        match self.pipeline.score(pcm, phrase, audio_ctx) {
+            Ok(logprob) => json!({ "ok": true, "phrase": phrase, "logprob": logprob }).to_string(),
+            Err(e) => fail(e),
+        }
+    }
+
+    /// A control, as the background page posts it (JSON text): answers
+    /// the events it comes to, as a JSON array.
+    pub fn control(&mut self, message: &str) -> String {
+        match serde_json::from_str::<ToWorker>(message) {
+            Ok(control) => events(self.pipeline.control(control)),
+            Err(e) => fail(Error::args(format!("bad control: {e}"))),
+        }
     }
 
     /// A block of microphone samples at `rate` Hz (any rate: resampled
-    /// here); answers `{ok, events: [{type: "listening"} | {type:
-    /// "utterance", text, tokens, …} | {type: "error", error}]}`.
+    /// here): answers the events it comes to (`listening`, `level`,
+    /// `command`, …), as a JSON array.
     pub fn audio(&mut self, samples: &[f32], rate: u32) -> String {
-        self.answer(Request::Audio {
-            samples: samples.to_vec(),
-            rate,
-        })
-    }
-
-    /// Takes the next utterances as a command (longer pauses) or while
-    /// waiting for the wake word, transcribed with `prompt` (may be empty).
-    pub fn listen(&mut self, expects_command: bool, prompt: &str) -> String {
-        self.answer(Request::Listen {
-            expects_command,
-            prompt: Some(prompt.to_string()),
-            wake_phrase: None,
-        })
-    }
-
-    /// The microphone stopped: answers the utterance under way, if any.
-    pub fn stop(&mut self) -> String {
-        self.answer(Request::Stop)
-    }
-
-    fn answer(&mut self, request: Request) -> String {
-        self.service.handle(request).to_string()
+        let mut out = Vec::new();
+        self.pipeline.audio(samples, rate, &mut |m| out.push(m));
+        events(out)
     }
 }
 
@@ -122,6 +125,10 @@ impl Default for WhisperWorker {
     }
 }
 
+fn events(events: Vec<FromWorker>) -> String {
+    Value::Array(events.iter().map(FromWorker::to_json).collect()).to_string()
+}
+
 fn fail(error: Error) -> String {
-    serde_json::json!({ "ok": false, "error": error }).to_string()
+    json!({ "ok": false, "error": error }).to_string()
 }

@@ -9,11 +9,11 @@ use crate::convert::safetensors_to_gguf;
 use crate::engine::{ModelFiles, WeightFile};
 use crate::error::{Error, ErrorCode, Result};
 use crate::models;
-use crate::pipeline::{Control, Pipeline};
+use crate::pipeline::Pipeline;
 use candle_core::quantized::GgmlDType;
+use ext_protocol::worker::{FromWorker, LoadModel, State, Status, ToWorker, WorkerRole};
 use js_sys::{Float32Array, Reflect, Uint8Array, JSON};
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -30,18 +30,25 @@ thread_local! {
     static PEER: RefCell<Option<MessagePort>> = const { RefCell::new(None) };
 }
 
-fn post(mut message: Value) {
-    if message["type"] == "transcribe" {
-        return to_peer(message);
-    }
+/// Posts an event to the background page, or (`transcribe`) a command to
+/// the other worker.
+fn post(mut message: FromWorker) {
     // What the worker holds once a model is loaded, and after each
     // utterance: for the options page and `make bench`.
-    if message["state"] == "ready" || message["type"] == "command" {
-        message["memory_bytes"] = memory_bytes().into();
+    match &mut message {
+        FromWorker::Transcribe { .. } => return to_peer(&message),
+        FromWorker::Status(status) if status.state == State::Ready => {
+            status.memory_bytes = Some(memory_bytes())
+        }
+        FromWorker::Command(command) => command.memory_bytes = Some(memory_bytes()),
+        _ => {}
     }
-    let value = JSON::parse(&message.to_string()).unwrap_or(JsValue::NULL);
     // Posting a plain object cannot fail.
-    let _ = scope().post_message(&value);
+    let _ = scope().post_message(&to_js(&message.to_json()));
+}
+
+fn to_js(value: &Value) -> JsValue {
+    JSON::parse(&value.to_string()).unwrap_or(JsValue::NULL)
 }
 
 /// The size of the worker's wasm memory (which only grows: its peak).
@@ -68,57 +75,105 @@ pub fn serve() {
     scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // Lives as long as the worker.
     on_message.forget();
-    post(json!({ "type": "status", "state": "started" }));
+    post(FromWorker::status(State::Started));
 }
 
 fn handle(pipeline: &Rc<RefCell<Pipeline>>, data: JsValue) {
-    let kind = get(&data, "type").as_string().unwrap_or_default();
-    match kind.as_str() {
-        "audio" => audio(pipeline, &data),
-        "peer" => peer(pipeline, &data),
-        "port" => match get(&data, "port").dyn_into::<MessagePort>() {
+    // Audio blocks come 375 times a second: read without a JSON round trip.
+    if get(&data, "type").as_string().as_deref() == Some("audio") {
+        return audio(pipeline, &data);
+    }
+    let message = match read(&data) {
+        Ok(message) => message,
+        Err(e) => {
+            let kind = get(&data, "type").as_string();
+            return post(FromWorker::error(e.into(), kind.as_deref()));
+        }
+    };
+    match message {
+        ToWorker::Peer { role } => peer(pipeline, &data, role),
+        ToWorker::Port => match get(&data, "port").dyn_into::<MessagePort>() {
             // The worklet's blocks then arrive through the same handler.
             Ok(port) => port.set_onmessage(scope().onmessage().as_ref()),
-            Err(_) => post(error("port", Error::args("'port' needs a MessagePort"))),
+            Err(_) => post(FromWorker::error(
+                Error::args("'port' needs a MessagePort").into(),
+                Some("port"),
+            )),
         },
-        "load" | "import" | "remove" | "installed" => {
+        request @ (ToWorker::Load(_)
+        | ToWorker::Import { .. }
+        | ToWorker::Remove { .. }
+        | ToWorker::Installed) => {
             let pipeline = pipeline.clone();
             wasm_bindgen_futures::spawn_local(async move {
-                let answer = match kind.as_str() {
-                    "load" => load(&pipeline, &data).await,
-                    "import" => import(&pipeline, &data).await,
-                    "remove" => remove(&data).await,
+                let kind = request.kind();
+                let answer = match request {
+                    ToWorker::Load(load_request) => load(&pipeline, &load_request).await,
+                    ToWorker::Import {
+                        model,
+                        quantize,
+                        fast,
+                    } => import(&pipeline, &data, &model, quantize, fast).await,
+                    ToWorker::Remove { model } => remove(&model).await,
                     _ => installed().await,
                 };
                 // Every answer, success or failure, names its request.
-                let mut answer = answer.unwrap_or_else(|e| error(&kind, e));
-                answer["request"] = kind.as_str().into();
-                post(answer);
+                post(match answer {
+                    Ok(FromWorker::Status(status)) => FromWorker::Status(Status {
+                        request: Some(kind.into()),
+                        ..status
+                    }),
+                    Ok(FromWorker::Models { installed, .. }) => FromWorker::Models {
+                        installed,
+                        request: Some(kind.into()),
+                    },
+                    Ok(FromWorker::Error { error, .. }) => FromWorker::error(error, Some(kind)),
+                    Ok(other) => other,
+                    Err(e) => FromWorker::error(e.into(), Some(kind)),
+                });
             });
         }
-        _ => {
-            let control = request::<Control>(&data);
-            match control {
-                Ok(control) => pipeline
-                    .borrow_mut()
-                    .control(control)
-                    .into_iter()
-                    .for_each(post),
-                Err(e) => post(error(&kind, e)),
-            }
-        }
+        control => pipeline
+            .borrow_mut()
+            .control(control)
+            .into_iter()
+            .for_each(post),
     }
 }
 
-/// A message for the other worker. An utterance's samples go as a
-/// transferred Float32Array, not as JSON numbers.
-fn to_peer(mut message: Value) {
-    let pcm: Vec<f32> = message["pcm"]
-        .take()
-        .as_array()
-        .map(|a| a.iter().map(|v| v.as_f64().unwrap_or(0.0) as f32).collect())
-        .unwrap_or_default();
-    let value = JSON::parse(&message.to_string()).unwrap_or(JsValue::NULL);
+/// A message as typed, its JS payloads (ports, samples, files) left out.
+fn read(data: &JsValue) -> Result<ToWorker> {
+    let copy = js_sys::Object::assign(&js_sys::Object::new(), data.unchecked_ref());
+    for key in ext_protocol::worker::PAYLOAD_FIELDS {
+        let _ = Reflect::delete_property(&copy, &(*key).into());
+    }
+    let text = JSON::stringify(&copy)
+        .ok()
+        .and_then(|s| s.as_string())
+        .ok_or_else(|| Error::args("the message is not JSON"))?;
+    let mut message: ToWorker =
+        serde_json::from_str(&text).map_err(|e| Error::args(format!("bad message: {e}")))?;
+    if let ToWorker::Transcribe { pcm, .. } = &mut message {
+        *pcm = samples(data, "pcm").unwrap_or_default();
+    }
+    Ok(message)
+}
+
+/// A `Float32Array` field as samples.
+fn samples(data: &JsValue, key: &str) -> Option<Vec<f32>> {
+    get(data, key)
+        .dyn_into::<Float32Array>()
+        .ok()
+        .map(|a| a.to_vec())
+}
+
+/// A command for the other worker. Its samples go as a transferred
+/// Float32Array, not as JSON numbers.
+fn to_peer(message: &FromWorker) {
+    let FromWorker::Transcribe { pcm, .. } = message else {
+        return;
+    };
+    let value = to_js(&message.to_json());
     let samples = Float32Array::from(pcm.as_slice());
     let _ = Reflect::set(&value, &"pcm".into(), &samples);
     let sent = PEER.with(|peer| match peer.borrow().as_ref() {
@@ -128,20 +183,26 @@ fn to_peer(mut message: Value) {
         None => false,
     });
     if !sent {
-        post(
-            json!({ "type": "error", "error": Error::new(ErrorCode::ExecutionFailed,
-            "the command model's worker is not connected") }),
-        );
+        post(FromWorker::error(
+            Error::new(
+                ErrorCode::ExecutionFailed,
+                "the command model's worker is not connected",
+            )
+            .into(),
+            None,
+        ));
     }
 }
 
 /// Connects this worker to the other one (`role` listen: this one hands
 /// commands over; command: this one transcribes them).
-fn peer(pipeline: &Rc<RefCell<Pipeline>>, data: &JsValue) {
+fn peer(pipeline: &Rc<RefCell<Pipeline>>, data: &JsValue, role: WorkerRole) {
     let Ok(port) = get(data, "port").dyn_into::<MessagePort>() else {
-        return post(error("peer", Error::args("'port' needs a MessagePort")));
+        return post(FromWorker::error(
+            Error::args("'port' needs a MessagePort").into(),
+            Some("peer"),
+        ));
     };
-    let role = get(data, "role").as_string().unwrap_or_default();
     let from_peer = pipeline.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
         peer_message(&from_peer, &e.data());
@@ -150,90 +211,54 @@ fn peer(pipeline: &Rc<RefCell<Pipeline>>, data: &JsValue) {
     // Lives as long as the worker.
     on_message.forget();
     PEER.with(|peer| *peer.borrow_mut() = Some(port));
-    pipeline.borrow_mut().control(Control::Delegate {
-        on: role == "listen",
+    pipeline.borrow_mut().control(ToWorker::Delegate {
+        on: role == WorkerRole::Listen,
     });
-    post(json!({ "type": "status", "state": "connected", "request": "peer", "role": role }));
+    post(FromWorker::Status(Status {
+        request: Some("peer".into()),
+        role: Some(role),
+        ..Status::new(State::Connected)
+    }));
 }
 
+/// From the other worker: a command to transcribe, or its transcript.
 fn peer_message(pipeline: &Rc<RefCell<Pipeline>>, data: &JsValue) {
-    match get(data, "type").as_string().as_deref() {
-        Some("transcribe") => {
-            let id = get(data, "id").as_f64().unwrap_or(0.0) as u64;
-            let prompt = get(data, "prompt").as_string().unwrap_or_default();
-            let pcm = get(data, "pcm")
-                .dyn_into::<Float32Array>()
-                .map(|a| a.to_vec())
-                .unwrap_or_default();
-            let mut reply = pipeline.borrow_mut().transcribe_for_peer(id, pcm, prompt);
-            reply["memory_bytes"] = memory_bytes().into();
-            let value = JSON::parse(&reply.to_string()).unwrap_or(JsValue::NULL);
+    match read(data) {
+        Ok(ToWorker::Transcribe { id, prompt, pcm }) => {
+            let mut reply = pipeline.borrow_mut().transcribe_for_peer(id, &pcm, &prompt);
+            reply.memory_bytes = Some(memory_bytes());
+            let reply = to_js(&ToWorker::Transcribed(reply).to_json());
             PEER.with(|peer| {
                 if let Some(port) = peer.borrow().as_ref() {
-                    let _ = port.post_message(&value);
+                    let _ = port.post_message(&reply);
                 }
             });
         }
-        Some("transcribed") => {
-            let reply = JSON::stringify(data)
-                .ok()
-                .and_then(|s| s.as_string())
-                .and_then(|s| serde_json::from_str::<Value>(&s).ok())
-                .unwrap_or(Value::Null);
+        Ok(ToWorker::Transcribed(reply)) => {
             let done = pipeline.borrow_mut().transcribed(&reply);
-            for mut message in done {
-                message["command_memory_bytes"] = reply["memory_bytes"].clone();
-                post(message);
-            }
+            done.into_iter().for_each(post);
         }
         _ => {}
     }
 }
 
-fn error(request: &str, error: Error) -> Value {
-    json!({ "type": "error", "request": request, "error": error })
-}
-
 fn audio(pipeline: &Rc<RefCell<Pipeline>>, data: &JsValue) {
-    let Ok(samples) = get(data, "samples").dyn_into::<Float32Array>() else {
-        return post(error(
-            "audio",
-            Error::audio("'samples' must be a Float32Array"),
+    let Some(samples) = samples(data, "samples") else {
+        return post(FromWorker::error(
+            Error::audio("'samples' must be a Float32Array").into(),
+            Some("audio"),
         ));
     };
     let rate = get(data, "rate").as_f64().unwrap_or(0.0);
     if !(1.0..=384_000.0).contains(&rate) {
-        return post(error(
-            "audio",
-            Error::audio(format!("bad sample rate {rate}")),
+        return post(FromWorker::error(
+            Error::audio(format!("bad sample rate {rate}")).into(),
+            Some("audio"),
         ));
     }
-    let samples = samples.to_vec();
     pipeline
         .borrow_mut()
-        .audio(&samples, rate as u32, &mut |m| post(m));
-}
-
-#[derive(Deserialize)]
-struct LoadRequest {
-    model: String,
-    /// Where to download from when the model is neither bundled nor kept.
-    #[serde(default)]
-    url: Option<String>,
-    /// Keep f32 weights as q8_0 (a quarter of the memory).
-    #[serde(default)]
-    quantize: bool,
-    /// The quantized output projection (faster, within 1e-2).
-    #[serde(default)]
-    fast: bool,
-}
-
-fn request<T: for<'de> Deserialize<'de>>(data: &JsValue) -> Result<T> {
-    let text = JSON::stringify(data)
-        .ok()
-        .and_then(|s| s.as_string())
-        .ok_or_else(|| Error::args("the message is not JSON"))?;
-    serde_json::from_str(&text).map_err(|e| Error::args(format!("bad message: {e}")))
+        .audio(&samples, rate as u32, &mut post);
 }
 
 /// Where the model came from, for the options page.
@@ -258,13 +283,15 @@ impl Source {
 
 /// Loads a model: bundled in the .xpi, else kept in the cache, else
 /// downloaded (kept once it loads). Answers `status` ready or `error`.
-async fn load(pipeline: &Rc<RefCell<Pipeline>>, data: &JsValue) -> Result<Value> {
-    let req: LoadRequest = request(data)?;
+async fn load(pipeline: &Rc<RefCell<Pipeline>>, req: &LoadModel) -> Result<FromWorker> {
     models::check_id(&req.model)?;
-    post(json!({ "type": "status", "state": "loading", "model": req.model }));
+    post(FromWorker::Status(Status {
+        model: Some(req.model.clone().into()),
+        ..Status::new(State::Loading)
+    }));
     let (files, source) = match find(&req.model).await? {
         Some(found) => found,
-        None => (download(&req).await?, Source::Download),
+        None => (download(req).await?, Source::Download),
     };
     install(pipeline, &req.model, files, source, req.quantize, req.fast).await
 }
@@ -313,7 +340,7 @@ async fn find(id: &str) -> Result<Option<(ModelFiles, Source)>> {
     )))
 }
 
-async fn download(req: &LoadRequest) -> Result<ModelFiles> {
+async fn download(req: &LoadModel) -> Result<ModelFiles> {
     let base = req
         .url
         .clone()
@@ -328,7 +355,7 @@ async fn download(req: &LoadRequest) -> Result<ModelFiles> {
     let get = |file: &'static str| {
         let url = models::file_url(&base, file);
         let id = req.model.clone();
-        async move { store::download(&url, &id, file, &post).await }
+        async move { store::download(&url, &id, file, &|m| post(m)).await }
     };
     let config = get(models::CONFIG).await?;
     let tokenizer = get(models::TOKENIZER).await?;
@@ -350,11 +377,14 @@ async fn install(
     source: Source,
     quantize: bool,
     fast: bool,
-) -> Result<Value> {
+) -> Result<FromWorker> {
     let new = matches!(source, Source::Download | Source::Import);
     if new {
         if let (true, WeightFile::Safetensors(bytes)) = (quantize, &files.weights) {
-            post(json!({ "type": "status", "state": "quantizing", "model": id }));
+            post(FromWorker::Status(Status {
+                model: Some(id.into()),
+                ..Status::new(State::Quantizing)
+            }));
             files.weights = WeightFile::Gguf(safetensors_to_gguf(bytes, GgmlDType::Q8_0)?);
         }
         store::remove(id).await?;
@@ -364,19 +394,31 @@ async fn install(
         let (WeightFile::Gguf(w) | WeightFile::Safetensors(w)) = &mut files.weights;
         store::keep(id, name, w).await?;
     }
-    let mut answer = pipeline.borrow_mut().load(files, fast);
-    if answer["type"] == "error" && new {
-        store::remove(id).await?;
+    let answer = pipeline.borrow_mut().load(files, fast);
+    match answer {
+        FromWorker::Status(status) => Ok(FromWorker::Status(Status {
+            model_id: Some(id.into()),
+            source: Some(source.name().into()),
+            ..status
+        })),
+        error => {
+            if new {
+                store::remove(id).await?;
+            }
+            Ok(error)
+        }
     }
-    answer["model_id"] = id.into();
-    answer["source"] = source.name().into();
-    Ok(answer)
 }
 
 /// Model files chosen on the options page.
-async fn import(pipeline: &Rc<RefCell<Pipeline>>, data: &JsValue) -> Result<Value> {
-    let id = get(data, "model").as_string().unwrap_or_default();
-    models::check_id(&id)?;
+async fn import(
+    pipeline: &Rc<RefCell<Pipeline>>,
+    data: &JsValue,
+    id: &str,
+    quantize: bool,
+    fast: bool,
+) -> Result<FromWorker> {
+    models::check_id(id)?;
     let bytes = |key: &str| -> Result<Vec<u8>> {
         let value = get(data, key);
         if value.is_instance_of::<js_sys::ArrayBuffer>() || value.is_instance_of::<Uint8Array>() {
@@ -390,23 +432,23 @@ async fn import(pipeline: &Rc<RefCell<Pipeline>>, data: &JsValue) -> Result<Valu
         tokenizer: bytes("tokenizer")?,
         weights: models::weight_file(bytes("weights")?),
     };
-    let quantize = get(data, "quantize").as_bool().unwrap_or(false);
-    let fast = get(data, "fast").as_bool().unwrap_or(false);
-    install(pipeline, &id, files, Source::Import, quantize, fast).await
+    install(pipeline, id, files, Source::Import, quantize, fast).await
 }
 
-async fn remove(data: &JsValue) -> Result<Value> {
-    let id = get(data, "model").as_string().unwrap_or_default();
-    models::check_id(&id)?;
-    if store::bundled_ids().await.contains(&id) {
+async fn remove(id: &str) -> Result<FromWorker> {
+    models::check_id(id)?;
+    if store::bundled_ids().await.iter().any(|b| b == id) {
         return Err(Error::args(format!(
             "{id} comes with the extension and cannot be removed"
         )));
     }
-    store::remove(&id).await?;
-    Ok(json!({ "type": "models", "installed": store::installed().await? }))
+    store::remove(id).await?;
+    installed().await
 }
 
-async fn installed() -> Result<Value> {
-    Ok(json!({ "type": "models", "installed": store::installed().await? }))
+async fn installed() -> Result<FromWorker> {
+    Ok(FromWorker::Models {
+        installed: store::installed().await?,
+        request: None,
+    })
 }

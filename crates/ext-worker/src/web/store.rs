@@ -4,8 +4,8 @@
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::models::{self, Progress};
+use ext_protocol::worker::FromWorker;
 use js_sys::{Reflect, Uint8Array};
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{Cache, ReadableStreamDefaultReader, Response, WorkerGlobalScope};
@@ -123,7 +123,12 @@ async fn cached_ids() -> Result<Vec<String>> {
 
 /// Downloads `url`, posting progress as it arrives. A refused address, an
 /// HTTP error or a body cut short is a `DOWNLOAD_FAILED` saying which.
-pub async fn download(url: &str, id: &str, file: &str, post: &dyn Fn(Value)) -> Result<Vec<u8>> {
+pub async fn download(
+    url: &str,
+    id: &str,
+    file: &str,
+    post: &dyn Fn(FromWorker),
+) -> Result<Vec<u8>> {
     let failed = |what: String| Error::new(ErrorCode::DownloadFailed, format!("{url}: {what}"));
     let response: Response = JsFuture::from(scope().fetch_with_str(url))
         .await

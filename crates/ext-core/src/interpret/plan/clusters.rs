@@ -2,9 +2,9 @@
 //! of titles and addresses. Short names, distinct colors, no one-tab
 //! groups, pinned and already-grouped tabs left alone.
 
-use super::resolve::words_of;
-use super::sites::{self, base_domain, host_and_path};
-use crate::model::{Color, State, Tab};
+use crate::interpret::resolve::words_of;
+use crate::interpret::sites::{self, base_domain, host_and_path};
+use crate::tab_state::{Color, State, Tab};
 use std::collections::{BTreeMap, HashMap};
 
 /// A group to make: its title, color and tabs (all in one window).

@@ -1,18 +1,25 @@
-//! The background page's message API (see docs/tools.md): one entry point,
-//! [`Background::handle`], that answers every message with JSON and never
-//! panics, whatever it is sent.
+//! The background page: the tools, the interpreter, the undo journal, the
+//! action log and the settings behind the message API (see docs/tools.md).
+//! [`Background::handle`] answers any JSON message and never panics,
+//! whatever it is sent; [`Background::answer`] takes a typed
+//! [`Request`].
 
 use crate::browser::Browser;
 use crate::error::{ToolError, ToolResult};
 use crate::interpret::{self, Plan, Special};
-use crate::log::{prune, LogEntry, LoggedCall};
-use crate::model::State;
+use crate::log::{compacted, prune, LogEntry, LoggedCall};
 use crate::settings::Settings;
 use crate::storage::Storage;
-use crate::tools::{self, clip};
+use crate::tab_state::State;
+use crate::text::clip;
+use crate::tools;
 use crate::undo::{UndoEntry, UndoJournal};
+use ext_protocol::answer::{
+    to_json, CommandAnswer, Done, Failure, LogAnswer, SchemasAnswer, SettingsAnswer, ToolAnswer,
+};
+use ext_protocol::Request;
 use futures::lock::Mutex;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::cell::{Cell, RefCell};
 
 const LOG_KEY: &str = "actionLog";
@@ -71,99 +78,75 @@ impl<B: Browser, S: Storage> Background<B, S> {
 
     /// Answers one message. Never fails: problems become `{ok: false, error}`.
     pub async fn handle(&self, msg: Value) -> Value {
-        match self.dispatch(&msg).await {
-            Ok(answer) => answer,
-            Err(e) => json!({ "ok": false, "error": e.to_json() }),
+        match Request::parse(&msg) {
+            Ok(request) => self.answer(request).await,
+            Err(e) => Failure::new(e).to_json(),
         }
     }
 
-    async fn dispatch(&self, msg: &Value) -> ToolResult<Value> {
-        let Some(obj) = msg.as_object() else {
-            return Err(ToolError::invalid(
-                "A message must be an object with a 'type'.",
-            ));
-        };
-        let kind = match obj.get("type") {
-            Some(Value::String(s)) => s.as_str(),
-            Some(_) => return Err(ToolError::invalid("A message's 'type' must be a string.")),
-            None => return Err(ToolError::invalid("The message has no 'type'.")),
-        };
-        if kind != "schemas" {
+    /// Answers one request of the tools, the interpreter, the log or the
+    /// settings (voice requests and `llm_test` need the browser: the
+    /// bindings answer them).
+    pub async fn answer(&self, request: Request) -> Value {
+        if !matches!(request, Request::Schemas) {
             // Nothing runs on defaults while what is stored cannot be read:
             // a save would overwrite the user's settings, log and journal.
-            self.ensure_loaded().await?;
+            if let Err(e) = self.ensure_loaded().await {
+                return Failure::new(e).to_json();
+            }
         }
-        match kind {
-            "schemas" => Ok(json!({ "ok": true, "schemas": tools::schemas() })),
-            "tool" => {
-                let name = match obj.get("name") {
-                    Some(Value::String(s)) => s.clone(),
-                    _ => return Err(ToolError::invalid("A tool message needs 'name', a string.")),
-                };
-                let args = obj.get("args").cloned().unwrap_or(Value::Null);
-                Ok(self.run_tool(&name, &args).await)
+        match request {
+            Request::Schemas => to_json(&SchemasAnswer {
+                ok: true,
+                schemas: tools::schemas(),
+            }),
+            Request::Tool { name, args } => to_json(&self.run_tool(&name, &args).await),
+            Request::Command { text } => to_json(&self.run_command(&text).await),
+            Request::Undo { undo_id } => to_json(&self.undo(undo_id.as_deref()).await),
+            Request::Log { limit } => {
+                let limit = limit.unwrap_or(self.settings.borrow().log_max_entries as u64) as usize;
+                let entries = self.log.borrow().iter().rev().take(limit).cloned().collect();
+                to_json(&LogAnswer { ok: true, entries })
             }
-            "command" => {
-                let text = match obj.get("text") {
-                    Some(Value::String(s)) => s.clone(),
-                    _ => {
-                        return Err(ToolError::invalid(
-                            "A command message needs 'text', a string.",
-                        ))
-                    }
-                };
-                Ok(self.run_command(&text).await)
-            }
-            "undo" => {
-                let id = match obj.get("undo_id") {
-                    None | Some(Value::Null) => None,
-                    Some(Value::String(s)) => Some(s.clone()),
-                    Some(_) => return Err(ToolError::invalid("'undo_id' must be a string.")),
-                };
-                Ok(self.undo(id.as_deref()).await)
-            }
-            "log" => {
-                let limit = obj
-                    .get("limit")
-                    .and_then(Value::as_u64)
-                    .unwrap_or(self.settings.borrow().log_max_entries as u64)
-                    as usize;
-                let entries: Vec<LogEntry> = self
-                    .log
-                    .borrow()
-                    .iter()
-                    .rev()
-                    .take(limit)
-                    .cloned()
-                    .collect();
-                Ok(json!({ "ok": true, "entries": entries }))
-            }
-            "settings" => {
-                Ok(json!({ "ok": true, "settings": *self.settings.borrow() }))
-            }
-            "set_settings" => {
-                let _guard = self.busy.lock().await;
-                let patch = obj.get("settings").cloned().unwrap_or(Value::Null);
-                let settings = self.settings.borrow().merged(&patch)?;
-                let value = serde_json::to_value(&settings).unwrap_or(Value::Null);
-                self.storage
-                    .save(SETTINGS_KEY, &value)
-                    .await
-                    .map_err(|e| ToolError::failed(format!("Could not save the settings: {e}")))?;
-                *self.settings.borrow_mut() = settings;
-                Ok(json!({ "ok": true, "settings": value }))
-            }
-            "clear_log" => {
+            Request::Settings => to_json(&SettingsAnswer {
+                ok: true,
+                settings: self.settings.borrow().clone(),
+            }),
+            Request::SetSettings { settings: patch } => match self.set_settings(&patch).await {
+                Ok(settings) => to_json(&SettingsAnswer { ok: true, settings }),
+                Err(e) => Failure::new(e).to_json(),
+            },
+            Request::ClearLog => {
                 let _guard = self.busy.lock().await;
                 self.log.borrow_mut().clear();
                 self.save_log().await;
-                Ok(json!({ "ok": true }))
+                to_json(&Done { ok: true })
             }
-            other => Err(ToolError::unknown(format!(
-                "Unknown message type '{}'. Types: tool, command, undo, schemas, log, clear_log, settings, set_settings.",
-                clip(other, 40)
-            ))),
+            other => Failure::new(ToolError::unknown(format!(
+                "'{}' needs the extension's speech worker or network: only the extension answers it.",
+                other.kind()
+            )))
+            .to_json(),
         }
+    }
+
+    /// The settings in force (once what is stored has been read: never the
+    /// defaults in its place).
+    pub async fn settings(&self) -> ToolResult<Settings> {
+        self.ensure_loaded().await?;
+        Ok(self.settings.borrow().clone())
+    }
+
+    async fn set_settings(&self, patch: &Value) -> ToolResult<Settings> {
+        let _guard = self.busy.lock().await;
+        let settings = self.settings.borrow().merged(patch)?;
+        let value = serde_json::to_value(&settings).unwrap_or(Value::Null);
+        self.storage
+            .save(SETTINGS_KEY, &value)
+            .await
+            .map_err(|e| ToolError::failed(format!("Could not save the settings: {e}")))?;
+        *self.settings.borrow_mut() = settings.clone();
+        Ok(settings)
     }
 
     fn next_id(&self, prefix: &str) -> String {
@@ -173,10 +156,10 @@ impl<B: Browser, S: Storage> Background<B, S> {
     }
 
     /// Runs one tool, records its undo steps and logs it.
-    pub async fn run_tool(&self, name: &str, args: &Value) -> Value {
+    pub async fn run_tool(&self, name: &str, args: &Value) -> ToolAnswer {
         let _guard = self.busy.lock().await;
         if let Err(e) = self.ensure_loaded().await {
-            return json!({ "ok": false, "error": e.to_json() });
+            return ToolAnswer::failed(e);
         }
         let outcome = tools::run_tool(&self.browser, name, args).await;
         let time = self.browser.now_ms();
@@ -194,11 +177,12 @@ impl<B: Browser, S: Storage> Background<B, S> {
                     undo_id: undo_id.clone(),
                 })
                 .await;
-                let mut answer = json!({ "ok": true, "result": out.result });
-                if let Some(id) = undo_id {
-                    answer["undo_id"] = json!(id);
+                ToolAnswer {
+                    ok: true,
+                    result: Some(out.result),
+                    undo_id,
+                    error: None,
                 }
-                answer
             }
             Err(e) => {
                 self.append_log(LogEntry {
@@ -207,21 +191,21 @@ impl<B: Browser, S: Storage> Background<B, S> {
                     command: None,
                     calls: vec![LoggedCall::new(name, args, &Value::Null)],
                     reply: e.message.clone(),
-                    error: Some(e.to_json()),
+                    error: Some(e.clone()),
                     undo_id: None,
                 })
                 .await;
-                json!({ "ok": false, "error": e.to_json() })
+                ToolAnswer::failed(e)
             }
         }
     }
 
     /// A typed or spoken command, run through the offline interpreter.
     /// Risky plans wait for "yes"; anything else cancels them.
-    pub async fn run_command(&self, text: &str) -> Value {
+    pub async fn run_command(&self, text: &str) -> CommandAnswer {
         let _guard = self.busy.lock().await;
         if let Err(e) = self.ensure_loaded().await {
-            return json!({ "ok": false, "error": e.to_json() });
+            return CommandAnswer::failed(e);
         }
         if text.chars().count() > MAX_COMMAND_CHARS {
             let e = ToolError::invalid(format!(
@@ -246,12 +230,15 @@ impl<B: Browser, S: Storage> Background<B, S> {
             (_, Some(_)) => {
                 let reply = "Cancelled; nothing was changed.".to_string();
                 self.log_reply(text, &reply, None).await;
-                return json!({ "ok": true, "reply": reply, "calls": [], "cancelled": true });
+                return CommandAnswer {
+                    cancelled: Some(true),
+                    ..CommandAnswer::replied(reply)
+                };
             }
             (Some(Special::No), None) => {
                 let reply = "OK, nothing to do.".to_string();
                 self.log_reply(text, &reply, None).await;
-                return json!({ "ok": true, "reply": reply, "calls": [] });
+                return CommandAnswer::replied(reply);
             }
             (Some(Special::Undo), None) => return self.undo_locked(None).await,
             (None, None) => {}
@@ -263,14 +250,18 @@ impl<B: Browser, S: Storage> Background<B, S> {
         }
         if plan.needs_confirmation {
             let question = plan.question.clone().unwrap_or_default();
-            let planned = serde_json::to_value(&plan.calls).unwrap_or(Value::Null);
+            let planned = plan.calls.clone();
             self.log_reply(text, &question, None).await;
             self.pending.replace(Some(Pending {
                 text: text.to_string(),
                 plan,
             }));
-            return json!({ "ok": true, "reply": question, "question": question,
-                "needs_confirmation": true, "calls": [], "plan": planned });
+            return CommandAnswer {
+                question: Some(question.clone()),
+                needs_confirmation: Some(true),
+                plan: Some(planned),
+                ..CommandAnswer::replied(question)
+            };
         }
         self.execute(text, plan).await
     }
@@ -311,7 +302,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
     }
 
     /// Runs a plan's calls in order, as one undoable change.
-    async fn execute(&self, text: &str, plan: Plan) -> Value {
+    async fn execute(&self, text: &str, plan: Plan) -> CommandAnswer {
         let time = self.browser.now_ms();
         let mut performed = Vec::new();
         let mut undo_steps = Vec::new();
@@ -348,14 +339,11 @@ impl<B: Browser, S: Storage> Background<B, S> {
                     "Stopped part way: {} (what was done can be undone).",
                     e.message
                 ),
-                Some(e.to_json()),
+                Some(e.clone()),
             ),
-            Some(e) => (e.message.clone(), Some(e.to_json())),
+            Some(e) => (e.message.clone(), Some(e.clone())),
         };
-        let calls: Value = serde_json::to_value(&performed).unwrap_or(Value::Null);
-        // The whole plan too: a run that stopped part way shows what it
-        // did not get to.
-        let planned: Value = serde_json::to_value(&plan.calls).unwrap_or(Value::Null);
+        let calls = performed.clone();
         self.append_log(LogEntry {
             id: self.next_id("log"),
             time,
@@ -366,24 +354,27 @@ impl<B: Browser, S: Storage> Background<B, S> {
             undo_id: undo_id.clone(),
         })
         .await;
-        let mut answer = json!({ "ok": failure.is_none(), "reply": reply, "calls": calls,
-            "plan": planned, "needs_confirmation": false });
-        if let Some(id) = undo_id {
-            answer["undo_id"] = json!(id);
+        CommandAnswer {
+            ok: failure.is_none(),
+            reply,
+            calls: Some(calls),
+            // The whole plan too: a run that stopped part way shows what
+            // it did not get to.
+            plan: Some(plan.calls),
+            needs_confirmation: Some(false),
+            undo_id,
+            error,
+            ..Default::default()
         }
-        if let Some(e) = error {
-            answer["error"] = e;
-        }
-        answer
     }
 
     /// Answers a command that did nothing, and logs it.
-    async fn refuse(&self, text: &str, e: ToolError) -> Value {
-        self.log_reply(text, &e.message, Some(e.to_json())).await;
-        json!({ "ok": false, "reply": e.message, "calls": [], "error": e.to_json() })
+    async fn refuse(&self, text: &str, e: ToolError) -> CommandAnswer {
+        self.log_reply(text, &e.message, Some(e.clone())).await;
+        CommandAnswer::refused(e)
     }
 
-    async fn log_reply(&self, text: &str, reply: &str, error: Option<Value>) {
+    async fn log_reply(&self, text: &str, reply: &str, error: Option<ToolError>) {
         self.append_log(LogEntry {
             id: self.next_id("log"),
             time: self.browser.now_ms(),
@@ -397,16 +388,16 @@ impl<B: Browser, S: Storage> Background<B, S> {
     }
 
     /// Reverts the newest change, or the one named.
-    pub async fn undo(&self, id: Option<&str>) -> Value {
+    pub async fn undo(&self, id: Option<&str>) -> CommandAnswer {
         let _guard = self.busy.lock().await;
         if let Err(e) = self.ensure_loaded().await {
-            return json!({ "ok": false, "error": e.to_json() });
+            return CommandAnswer::failed(e);
         }
         self.pending.take();
         self.undo_locked(id).await
     }
 
-    async fn undo_locked(&self, id: Option<&str>) -> Value {
+    async fn undo_locked(&self, id: Option<&str>) -> CommandAnswer {
         let mut journal = self.journal.take();
         let outcome = match journal.take(id) {
             Ok(entry) => journal
@@ -428,15 +419,26 @@ impl<B: Browser, S: Storage> Background<B, S> {
                 }
                 reply.push('.');
                 (
-                    json!({ "ok": true, "reply": reply, "undo_id": entry.id, "report": report }),
+                    CommandAnswer {
+                        ok: true,
+                        reply: reply.clone(),
+                        undo_id: Some(entry.id),
+                        report: serde_json::to_value(&report).ok(),
+                        ..Default::default()
+                    },
                     reply,
                     None,
                 )
             }
             Err(e) => (
-                json!({ "ok": false, "reply": e.message, "error": e.to_json() }),
+                CommandAnswer {
+                    ok: false,
+                    reply: e.message.clone(),
+                    error: Some(e.clone()),
+                    ..Default::default()
+                },
                 e.message.clone(),
-                Some(e.to_json()),
+                Some(e),
             ),
         };
         self.append_log(LogEntry {
@@ -520,7 +522,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
 
     async fn append_log(&self, mut entry: LogEntry) {
         // Answers carry results whole; the log keeps them short.
-        entry.calls = entry.calls.iter().map(LoggedCall::compacted).collect();
+        entry.calls = entry.calls.iter().map(compacted).collect();
         {
             let mut log = self.log.borrow_mut();
             log.push(entry);

@@ -4,7 +4,7 @@
 use crate::browser::{BrowserError, BrowserResult};
 use js_sys::{Function, Promise, JSON};
 use serde::de::DeserializeOwned;
-use serde_json::{json, Value};
+use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
@@ -127,11 +127,6 @@ pub fn js_message(e: &JsValue) -> String {
         })
         .or_else(|| e.as_string())
         .unwrap_or_else(|| format!("{e:?}"))
-}
-
-/// A failed answer of the message API.
-pub fn error_answer(code: &str, message: impl Into<String>) -> Value {
-    json!({ "ok": false, "error": { "code": code, "message": message.into() } })
 }
 
 /// A JS value as JSON (undefined is null).

@@ -1,0 +1,147 @@
+//! Bookmarks: "bookmark this in Reading", "show bookmarks about cooking",
+//! "open my candle docs bookmark".
+
+use super::intent::{Intent, Target};
+use super::open::OPEN;
+use super::target::target;
+use super::words::*;
+use super::Parsed;
+
+/// The words this family's commands start with (clause splitting uses them).
+pub const VERBS: &[&str] = &["bookmark", "star", "save", "favorite", "favourite"];
+
+pub fn parse(w: Words) -> Parsed {
+    Ok(bookmarks(w))
+}
+
+fn bookmarks(w: Words) -> Option<Intent> {
+    let mentions = w.iter().any(|x| x == "bookmark" || x == "bookmarks");
+    // Open a bookmark: "open my candle docs bookmark", "open the bookmark for candle".
+    if let Some(rest) = verb(w, OPEN).or_else(|| verb(w, &[&["go", "to"], &["switch", "to"]])) {
+        if let Some(at) = rest
+            .iter()
+            .position(|x| x == "bookmark" || x == "bookmarks")
+        {
+            let before = strip_articles(&rest[..at]);
+            let after = &rest[at + 1..];
+            let after = starts(after, &["for"])
+                .or_else(|| starts(after, &["about"]))
+                .or_else(|| starts(after, &["called"]))
+                .or_else(|| starts(after, &["named"]))
+                .unwrap_or(after);
+            let words: Vec<String> = before
+                .iter()
+                .chain(strip_articles(after))
+                .cloned()
+                .collect();
+            if !words.is_empty() {
+                return Some(Intent::OpenBookmark(words));
+            }
+        }
+    }
+    if !mentions && !["star", "favorite", "favourite"].contains(&w[0].as_str()) {
+        return None;
+    }
+    // Find bookmarks: "show bookmarks about cooking", "search my bookmarks for pasta".
+    let finding = [
+        "show",
+        "find",
+        "search",
+        "list",
+        "what",
+        "which",
+        "any",
+        "do",
+        "bookmarks",
+        "look",
+        "get",
+    ];
+    if finding.contains(&w[0].as_str()) && mentions {
+        let at = w
+            .iter()
+            .position(|x| x == "bookmark" || x == "bookmarks")
+            .unwrap_or(0);
+        let mut topic: Vec<String> = w[at + 1..].to_vec();
+        if let Some(i) = topic.iter().position(|x| {
+            [
+                "about",
+                "for",
+                "on",
+                "with",
+                "regarding",
+                "called",
+                "named",
+                "mentioning",
+            ]
+            .contains(&x.as_str())
+        }) {
+            topic = topic.split_off(i + 1);
+        } else if topic.is_empty() {
+            // "find cooking bookmarks"
+            topic = strip_articles(w.get(1..at).unwrap_or_default())
+                .iter()
+                .filter(|x| *x != "me" && *x != "my" && *x != "for")
+                .cloned()
+                .collect();
+        }
+        let topic: Vec<String> = topic
+            .into_iter()
+            .filter(|x| !["do", "i", "have", "the", "my"].contains(&x.as_str()))
+            .collect();
+        return Some(Intent::FindBookmarks(join(&topic)));
+    }
+    // Make one: "bookmark this in Reading", "save this to my Cooking
+    // bookmarks", "add this page to my bookmarks under travel", "star this".
+    let starring = ["bookmark", "star", "favorite", "favourite"];
+    let rest = verb(
+        w,
+        &[
+            &["bookmark"],
+            &["star"],
+            &["favorite"],
+            &["favourite"],
+            &["save"],
+            &["add"],
+        ],
+    )?;
+    if !mentions && !starring.contains(&w[0].as_str()) {
+        return None;
+    }
+    // The tab comes first; each "in/to/under/as ..." after it may name the
+    // folder, and the last one that does wins.
+    let marks = ["in", "into", "to", "under", "on", "as", "inside"];
+    let mut parts = rest.split(|x| marks.contains(&x.as_str()));
+    let what = parts.next().unwrap_or_default();
+    let folder = parts
+        .map(|f| {
+            let f: Vec<String> = f
+                .iter()
+                .filter(|x| {
+                    ![
+                        "folder",
+                        "bookmarks",
+                        "bookmark",
+                        "my",
+                        "the",
+                        "list",
+                        "a",
+                        "an",
+                        "called",
+                        "named",
+                        "new",
+                        "your",
+                    ]
+                    .contains(&x.as_str())
+                })
+                .cloned()
+                .collect();
+            title_case(&f)
+        })
+        .rfind(|f| !f.is_empty());
+    let target = if what.is_empty() {
+        Target::active()
+    } else {
+        target(what)
+    };
+    Some(Intent::Bookmark { target, folder })
+}

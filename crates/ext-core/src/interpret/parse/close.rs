@@ -1,0 +1,111 @@
+//! Closing tabs: "close the YouTube tabs", "close all but this one",
+//! "close duplicate tabs", "close this window" (which is refused).
+
+use super::intent::{Intent, Scope, Selector, Target};
+use super::target::{scope_of, target_or_active};
+use super::words::*;
+use super::Parsed;
+
+/// The words this family's commands start with (clause splitting uses them).
+pub const VERBS: &[&str] = &[
+    "close",
+    "shut",
+    "kill",
+    "remove",
+    "dismiss",
+    "nuke",
+    "exit",
+    "quit",
+    "trash",
+    "ditch",
+    "dedupe",
+    "deduplicate",
+    "get",
+];
+
+pub fn parse(w: Words) -> Parsed {
+    Ok(close(w))
+}
+
+const CLOSE: &[&[&str]] = &[
+    &["closed"],
+    &["close", "out"],
+    &["close", "down"],
+    &["close"],
+    &["shut", "down"],
+    &["shut"],
+    &["kill"],
+    &["get", "rid", "of"],
+    &["remove"],
+    &["dismiss"],
+    &["trash"],
+    &["ditch"],
+    &["nuke"],
+    &["exit"],
+    &["quit"],
+    &["x", "out"],
+    &["lose"],
+];
+
+fn close(w: Words) -> Option<Intent> {
+    // Duplicates first: "close duplicate tabs", "remove dupes", "deduplicate",
+    // "close the tabs I have open twice".
+    let dupes = mentions(
+        w,
+        &[
+            "duplicate",
+            "duplicates",
+            "deduplicate",
+            "dedupe",
+            "duplicated",
+            "twice",
+            "doubles",
+        ],
+    ) || find_seq(w, &["more", "than", "once"]).is_some();
+    if dupes
+        && (verb(w, CLOSE).is_some()
+            || w[0] == "deduplicate"
+            || w[0] == "dedupe"
+            || is(w, &["duplicates"]))
+    {
+        let scope = scope_of(w).unwrap_or(Scope::Everywhere);
+        return Some(Intent::CloseDuplicates { scope });
+    }
+    // "shut up youtube" silences it: a tab action, not a close.
+    if starts(w, &["shut", "up"]).is_some() {
+        return None;
+    }
+    if let Some(rest) = verb(w, CLOSE) {
+        if let Some(t) = whole_window(rest) {
+            return Some(Intent::Close(t));
+        }
+        return Some(Intent::Close(target_or_active(rest)));
+    }
+    None
+}
+
+/// "this window", "the whole window", "the other window": every tab of it.
+fn whole_window(w: Words) -> Option<Target> {
+    let content: Vec<&str> = w
+        .iter()
+        .map(String::as_str)
+        .filter(|x| {
+            // "close all tabs in this window" is about tabs, not the window.
+            !["the", "this", "current", "whole", "entire", "other", "my"].contains(x)
+        })
+        .collect();
+    if content != ["window"] && content != ["windows"] {
+        return None;
+    }
+    let other = w.iter().any(|x| x == "other");
+    Some(Target {
+        selector: Selector::WholeWindow,
+        except: None,
+        scope: if other {
+            Scope::OtherWindows
+        } else {
+            Scope::ThisWindow
+        },
+        singular: false,
+    })
+}

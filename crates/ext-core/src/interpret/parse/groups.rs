@@ -1,0 +1,329 @@
+//! Tab groups: new groups and adding to one, renaming, recoloring,
+//! collapsing and expanding, ungrouping.
+
+use super::intent::{GroupWhich, Intent, Scope, Target};
+use super::target::target;
+use super::words::*;
+use super::Parsed;
+
+/// The words this family's commands start with (clause splitting uses them).
+pub const VERBS: &[&str] = &[
+    "group",
+    "ungroup",
+    "dissolve",
+    "disband",
+    "collapse",
+    "fold",
+    "expand",
+    "unfold",
+    "uncollapse",
+    "hide",
+    "minimize",
+    "rename",
+    "retitle",
+    "call",
+    "name",
+    "color",
+    "colour",
+    "paint",
+    "make",
+    "put",
+    "bundle",
+];
+
+pub fn parse(w: Words) -> Parsed {
+    Ok(groups(w))
+}
+
+/// "the docs group", "group docs", "this group".
+fn group_which(w: Words) -> GroupWhich {
+    let w = strip_articles(w);
+    let words: Vec<String> = w
+        .iter()
+        .filter(|x| !["group", "groups", "tab", "tabs", "called", "named"].contains(&x.as_str()))
+        .cloned()
+        .collect();
+    let this = ["current", "this", "one", "it", "its", "that", "them"];
+    if words.iter().all(|x| this.contains(&x.as_str())) {
+        GroupWhich::Current
+    } else if words
+        .iter()
+        .all(|x| x == "all" || x == "every" || x == "everything" || x == "each")
+    {
+        GroupWhich::All
+    } else {
+        GroupWhich::Named(words)
+    }
+}
+
+fn groups(w: Words) -> Option<Intent> {
+    let mentions_group = w.iter().any(|x| x == "group" || x == "groups");
+    // Ungroup.
+    if let Some(rest) = verb(
+        w,
+        &[&["ungroup"], &["dissolve"], &["disband"], &["break", "up"]],
+    ) {
+        if rest.is_empty() {
+            // "ungroup" alone: the group of the tab in front.
+            return Some(Intent::Ungroup(GroupWhich::Current));
+        }
+        if all_in(
+            rest,
+            &[
+                "all",
+                "everything",
+                "every",
+                "the",
+                "tabs",
+                "groups",
+                "my",
+                "of",
+            ],
+        ) {
+            return Some(Intent::Ungroup(GroupWhich::All));
+        }
+        if rest.iter().any(|x| x == "group" || x == "groups") {
+            return Some(Intent::Ungroup(group_which(rest)));
+        }
+        return Some(Intent::UngroupTabs(target(rest)));
+    }
+    if let Some(rest) = verb(w, &[&["remove"], &["take"]]) {
+        if let Some(i) = find_seq(rest, &["out", "of"]).or_else(|| find(rest, "from")) {
+            if rest[i..].iter().any(|x| x == "group") {
+                let what = &rest[..i];
+                return Some(Intent::UngroupTabs(if what.is_empty() {
+                    Target::active()
+                } else {
+                    target(what)
+                }));
+            }
+        }
+    }
+    // Collapse / expand: "fold the docs group", "expand all groups".
+    let collapse = verb(
+        w,
+        &[
+            &["collapse"],
+            &["fold", "up"],
+            &["fold"],
+            &["minimize"],
+            &["minimise"],
+            &["hide"],
+            &["shrink"],
+        ],
+    );
+    let expand = verb(
+        w,
+        &[
+            &["expand"],
+            &["unfold"],
+            &["uncollapse"],
+            &["unhide"],
+            &["open"],
+            &["show"],
+        ],
+    );
+    // Only groups fold; "open" and "show" mean a group when they say so.
+    let group_verb = !["open", "show"].contains(&w[0].as_str());
+    if let Some((rest, collapsed)) = collapse.map(|r| (r, true)).or(expand.map(|r| (r, false))) {
+        if mentions_group || group_verb {
+            return Some(Intent::CollapseGroup(group_which(rest), collapsed));
+        }
+    }
+    // Rename: "call the news group Reading", "rename the news group to
+    // Reading", "rename news to reading" (only groups have names to change).
+    let renaming = &[
+        &["rename"][..],
+        &["retitle"],
+        &["change", "the", "name", "of"],
+        &["change", "the", "title", "of"],
+    ];
+    if let Some(rest) = verb(w, renaming) {
+        if find(rest, "group").is_none() {
+            if let Some(t) = rest.iter().rposition(|x| x == "to" || x == "as") {
+                let (which, name) = (&rest[..t], &rest[t + 1..]);
+                if !which.is_empty() && !name.is_empty() {
+                    return Some(Intent::RenameGroup(group_which(which), title_case(name)));
+                }
+            }
+        }
+    }
+    if let Some(rest) = verb(w, renaming).or_else(|| verb(w, &[&["call"], &["name"]])) {
+        if let Some(g) = find(rest, "group") {
+            let mut name = &rest[g + 1..];
+            let mut which = &rest[..g];
+            if which.is_empty() || is(strip_articles(which), &[]) {
+                // "rename group news to reading"
+                if let Some(t) = find(name, "to") {
+                    which = &name[..t];
+                    name = &name[t + 1..];
+                }
+            }
+            let name = starts(name, &["to"])
+                .or_else(|| starts(name, &["as"]))
+                .unwrap_or(name);
+            if !name.is_empty() {
+                return Some(Intent::RenameGroup(group_which(which), title_case(name)));
+            }
+        }
+    }
+    // Recolor: "make the news group blue", "color the docs group red", "change the news group color to green".
+    if let Some(rest) = verb(
+        w,
+        &[
+            &["make"],
+            &["color"],
+            &["colour"],
+            &["turn"],
+            &["paint"],
+            &["change"],
+            &["set"],
+        ],
+    ) {
+        if let Some(g) = find(rest, "group") {
+            if let Some(c) = rest[g + 1..].iter().rev().find_map(|x| color(x)) {
+                if !rest[..g].iter().any(|x| x == "a" || x == "new") {
+                    return Some(Intent::RecolorGroup(group_which(&rest[..g]), c));
+                }
+            }
+        }
+    }
+    // "color it red", "paint news blue": only groups have colors.
+    if let Some(rest) = verb(w, &[&["color"], &["colour"], &["paint"]]) {
+        if let Some((last, which)) = rest.split_last() {
+            if let (Some(c), false) = (color(last), which.is_empty()) {
+                return Some(Intent::RecolorGroup(group_which(which), c));
+            }
+        }
+    }
+    // New group: "put my Jira and Confluence tabs in a group called Sprint",
+    // "make a purple group named Travel with the flights tab", "group youtube tabs".
+    let named = |w: Words| -> (Option<String>, usize) {
+        match w.iter().position(|x| {
+            ["called", "named", "titled", "labelled", "labeled", "as"].contains(&x.as_str())
+        }) {
+            Some(i) => {
+                let end = w[i + 1..]
+                    .iter()
+                    .position(|x| ["with", "for", "containing"].contains(&x.as_str()))
+                    .map(|j| i + 1 + j)
+                    .unwrap_or(w.len());
+                let name: Vec<String> = w[i + 1..end]
+                    .iter()
+                    .filter(|x| color(x).is_none() || end - i - 1 == 1)
+                    .cloned()
+                    .collect();
+                (Some(title_case(&name)).filter(|n| !n.is_empty()), i)
+            }
+            None => (None, w.len()),
+        }
+    };
+    if let Some(rest) = verb(w, &[&["make"], &["create"], &["start"], &["new"]]) {
+        if mentions_group {
+            let g = find(rest, "group").unwrap_or(0);
+            let color_word = rest[..g]
+                .iter()
+                .find_map(|x| color(x))
+                .or_else(|| rest.iter().find_map(|x| color(x)));
+            let (name, _) = named(rest);
+            let name = name.or_else(|| {
+                // "make a travel group with the flights tab"
+                let before: Vec<String> = strip_articles(&rest[..g])
+                    .iter()
+                    .filter(|x| color(x).is_none() && *x != "new" && *x != "tab")
+                    .cloned()
+                    .collect();
+                Some(title_case(&before)).filter(|n| !n.is_empty())
+            });
+            let with = rest
+                .iter()
+                .position(|x| ["with", "for", "containing", "from", "of"].contains(&x.as_str()));
+            let target = match with {
+                Some(i) => target(&rest[i + 1..]),
+                None => Target::active(),
+            };
+            return Some(Intent::Group {
+                target,
+                name,
+                color: color_word,
+            });
+        }
+    }
+    if let Some(rest) = verb(
+        w,
+        &[
+            &["put"],
+            &["move"],
+            &["add"],
+            &["stick"],
+            &["place"],
+            &["throw"],
+        ],
+    ) {
+        if let Some(i) = rest
+            .iter()
+            .position(|x| x == "in" || x == "into" || x == "to")
+            .filter(|i| rest[*i + 1..].iter().any(|x| x == "group"))
+        {
+            let what = &rest[..i];
+            let dest = &rest[i + 1..];
+            let g = find(dest, "group").unwrap_or(0);
+            let (name, _) = named(dest);
+            let color_word = dest.iter().find_map(|x| color(x));
+            let target = if what.is_empty() {
+                Target::active()
+            } else {
+                target(what)
+            };
+            // "put this in the docs group": an existing group, by name.
+            let existing = !dest[..g].iter().any(|x| x == "a" || x == "new") && name.is_none();
+            if existing {
+                let which = group_which(&dest[..g]);
+                return Some(Intent::Group {
+                    target,
+                    name: match which {
+                        GroupWhich::Named(n) => Some(title_case(&n)),
+                        _ => None,
+                    },
+                    color: color_word,
+                });
+            }
+            return Some(Intent::Group {
+                target,
+                name,
+                color: color_word,
+            });
+        }
+    }
+    if let Some(rest) = verb(w, &[&["group"], &["bundle"], &["cluster"]]) {
+        if rest.is_empty() {
+            return Some(Intent::GroupBySite(Scope::Everywhere));
+        }
+        let (name, at) = named(rest);
+        let color_word = rest[at.min(rest.len())..].iter().find_map(|x| color(x));
+        let what = &rest[..at];
+        // "group this tab with jira": "with" lists, like "and".
+        let what: Vec<String> = what
+            .iter()
+            .filter(|x| !["together", "in", "into", "a", "group"].contains(&x.as_str()))
+            .map(|x| {
+                if x == "with" {
+                    "and".to_string()
+                } else {
+                    x.clone()
+                }
+            })
+            .collect();
+        let target = if what.is_empty() {
+            Target::active()
+        } else {
+            target(&what)
+        };
+        return Some(Intent::Group {
+            target,
+            name,
+            color: color_word,
+        });
+    }
+    None
+}

@@ -1,0 +1,194 @@
+//! What a clause asks for ([`Intent`]), with the tabs, groups, places
+//! and times it refers to, still unresolved: the grammar's output and the
+//! planner's input.
+
+use crate::tab_state::Color;
+use crate::tools::args::BrowseAction;
+
+/// Which tabs a command is about.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Selector {
+    /// "this", "it", "the current tab".
+    Active,
+    /// "all", "every tab", "everything".
+    All,
+    /// "the other tabs": the focused window's tabs but the active one.
+    Others,
+    /// "the rest", "everything else": what the previous clause did not touch.
+    Rest,
+    /// "tab 3", "the last two tabs": positions in the focused window.
+    Positions(Vec<Position>),
+    /// "the one that's playing".
+    Audible,
+    Muted,
+    Pinned,
+    /// Names of sites, words of titles: "youtube", "the flights tab".
+    Named(Vec<Vec<String>>),
+    /// The tabs of a group: "the docs group".
+    InGroup(Vec<String>),
+    /// "the tabs to the right": beside the active tab in its window (only
+    /// the next one when one tab is meant: "the tab on the left").
+    Side {
+        right: bool,
+    },
+    /// Every tab of a window: "this window", "the other window".
+    WholeWindow,
+    /// Several kinds at once: "this tab and jira".
+    Union(Vec<Selector>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Position {
+    /// 1-based.
+    Nth(i64),
+    Last,
+    /// The first n / the last n.
+    First(i64),
+    LastN(i64),
+    Range(i64, i64),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scope {
+    Everywhere,
+    ThisWindow,
+    OtherWindows,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Target {
+    pub selector: Selector,
+    pub except: Option<Selector>,
+    pub scope: Scope,
+    /// "the X tab": one tab is meant.
+    pub singular: bool,
+}
+
+impl Target {
+    pub fn of(selector: Selector) -> Self {
+        Target {
+            selector,
+            except: None,
+            scope: Scope::Everywhere,
+            singular: false,
+        }
+    }
+    pub fn active() -> Self {
+        Target {
+            singular: true,
+            ..Target::of(Selector::Active)
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Destination {
+    OtherWindow,
+    /// The focused window: "to this window".
+    ThisWindow,
+    /// "to a new window", which no tool can make.
+    NewWindow,
+    Window(i64),
+    Start,
+    End,
+    Left,
+    Right,
+    Position(i64),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum GroupWhich {
+    /// "ungroup all".
+    All,
+    /// "the docs group".
+    Named(Vec<String>),
+    /// "this group": the active tab's group.
+    Current,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TimeSpan {
+    Today,
+    Yesterday,
+    ThisMorning,
+    ThisAfternoon,
+    Tonight,
+    ThisWeek,
+    LastWeek,
+    LastMonth,
+    /// The last n milliseconds.
+    Recent(f64),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Intent {
+    Close(Target),
+    CloseDuplicates {
+        scope: Scope,
+    },
+    Switch(Target),
+    /// A bare name ("jira", "tab 3"): switch to it if it is a tab, else
+    /// the words were not understood.
+    Bare(Target),
+    /// "switch to the other window", "go to window 2".
+    SwitchWindow(WindowRef),
+    /// "open gmail": switch to it if open, else open the site.
+    Open(Vec<String>),
+    OpenUrl(String),
+    OpenBookmark(Vec<String>),
+    NewTab,
+    Mute(Target, bool),
+    Pin(Target, bool),
+    Reload(Target, bool),
+    Discard(Target),
+    Duplicate(Target),
+    Group {
+        target: Target,
+        name: Option<String>,
+        color: Option<Color>,
+    },
+    GroupBySite(Scope),
+    GroupByTopic(Scope),
+    RenameGroup(GroupWhich, String),
+    RecolorGroup(GroupWhich, Color),
+    CollapseGroup(GroupWhich, bool),
+    Ungroup(GroupWhich),
+    UngroupTabs(Target),
+    Move(Target, Destination),
+    Search {
+        query: String,
+        engine: Option<String>,
+    },
+    Bookmark {
+        target: Target,
+        folder: Option<String>,
+    },
+    FindBookmarks(String),
+    History {
+        query: String,
+        span: Option<TimeSpan>,
+    },
+    /// "how many tabs", "how many youtube tabs are open in this window".
+    Count(Target),
+    CountWindows,
+    ListTabs(Target),
+    ListGroups,
+    /// "which search engines do I have".
+    ListEngines,
+    Browse(BrowseAction, Option<f64>),
+    Undo,
+    Yes,
+    No,
+}
+
+/// A window named in a command.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum WindowRef {
+    Other,
+    /// 1-based, in the order of window ids.
+    Nth(i64),
+}
+
+/// Why a clause was not understood.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NotUnderstood(pub String);

@@ -1,0 +1,325 @@
+//! From clean words to what the person wants: an [`Intent`] per clause.
+//!
+//! Each intent family keeps its grammar in a module of its own, next to
+//! its plan (`../plan/<family>.rs`) and its corpus
+//! (`tests/corpus/<family>.corpus`). [`FAMILIES`] lists them in the order
+//! they are tried: the first that makes sense of a clause wins. Clause
+//! splitting ("close youtube and mute the rest") uses the union of the
+//! families' verbs.
+
+mod bookmarks;
+mod browse;
+mod close;
+mod confirm;
+mod grouping;
+mod groups;
+mod history;
+mod intent;
+mod move_tabs;
+mod open;
+mod questions;
+mod search;
+mod switch;
+mod tab_actions;
+mod target;
+mod undo;
+mod words;
+
+pub use intent::*;
+pub use target::target;
+pub use words::{color, Words};
+
+use words::*;
+
+/// What a family makes of a clause: an intent, nothing (another family
+/// may know it), or a clear "not like that".
+pub type Parsed = Result<Option<Intent>, NotUnderstood>;
+
+/// One intent family's grammar.
+pub struct Family {
+    pub name: &'static str,
+    /// The words its commands start with.
+    pub verbs: &'static [&'static str],
+    pub parse: fn(Words) -> Parsed,
+}
+
+macro_rules! families {
+    ($($name:ident),* $(,)?) => {
+        /// Every family, in the order they are tried.
+        pub const FAMILIES: &[Family] = &[
+            $(Family { name: stringify!($name), verbs: $name::VERBS, parse: $name::parse },)*
+        ];
+    };
+}
+
+// Order matters where grammars overlap: answers before anything, the page
+// in front before tabs ("reload" alone), questions before the verbs they
+// share ("show", "find"), grouping by site before groups, closing before
+// the other tab actions, and a bare name last.
+families!(
+    confirm,
+    browse,
+    undo,
+    questions,
+    history,
+    bookmarks,
+    search,
+    grouping,
+    groups,
+    close,
+    tab_actions,
+    move_tabs,
+    open,
+    switch,
+);
+
+/// What one clause asks for.
+pub fn parse(w: Words) -> Result<Intent, NotUnderstood> {
+    if w.is_empty() {
+        return Err(NotUnderstood(
+            "Say or type what to do with your tabs.".into(),
+        ));
+    }
+    for family in FAMILIES {
+        if let Some(intent) = (family.parse)(w)? {
+            return Ok(intent);
+        }
+    }
+    Err(NotUnderstood(format!("I didn't understand '{}'.", join(w))))
+}
+
+/// Whether the words start a command of some family (a clause of its own).
+fn starts_with_verb(w: Words) -> bool {
+    w.first()
+        .is_some_and(|first| FAMILIES.iter().any(|f| f.verbs.contains(&first.as_str())))
+}
+
+/// Words that end a compound's first clause when the next clause starts with a verb.
+const JOINERS: &[&[&str]] = &[
+    &[",", "and", "then"],
+    &[",", "then"],
+    &[",", "and"],
+    &[",", "also"],
+    &[","],
+    &["and", "then"],
+    &["and", "also"],
+    &["then"],
+    &["and"],
+    &["also"],
+];
+
+/// A comma inside a clause lists things, like "and" ("close jira, confluence").
+fn as_and(clause: &[String]) -> Vec<String> {
+    clause
+        .iter()
+        .map(|x| if x == "," { "and" } else { x.as_str() })
+        .map(str::to_string)
+        .collect()
+}
+
+/// Splits "close youtube and mute the rest" into its clauses.
+pub fn clauses(words: &[String]) -> Vec<Vec<String>> {
+    // "yes, close them" answers a question; it is not two commands.
+    if confirm::short_answer(&as_and(words)).is_some() {
+        return vec![as_and(words)];
+    }
+    // Each clause with the joiner words that came before it.
+    let mut out: Vec<(Vec<String>, Vec<String>)> = Vec::new();
+    let mut joiner = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i < words.len() {
+        let split = JOINERS.iter().find(|j| {
+            starts(&words[i..], j).is_some_and(|rest| i > start && starts_with_verb(rest))
+        });
+        match split {
+            Some(j) => {
+                out.push((std::mem::take(&mut joiner), words[start..i].to_vec()));
+                joiner = words[i..i + j.len()].to_vec();
+                i += j.len();
+                start = i;
+            }
+            None => i += 1,
+        }
+    }
+    out.push((joiner, words[start..].to_vec()));
+    // "search for rust and go": a clause that means nothing alone was part
+    // of the one before.
+    let mut merged: Vec<Vec<String>> = Vec::new();
+    for (joiner, clause) in out {
+        let alone = as_and(&clause);
+        let stands =
+            !clause.is_empty() && matches!(parse(&alone), Ok(i) if !matches!(i, Intent::Bare(_)));
+        match merged.last_mut() {
+            Some(last) if !stands => {
+                last.extend(joiner);
+                last.extend(clause);
+            }
+            _ => merged.push(clause),
+        }
+    }
+    merged.retain(|c| !c.is_empty());
+    merged.iter().map(|c| as_and(c)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::text::words;
+    use super::*;
+    use crate::tab_state::Color;
+
+    fn p(s: &str) -> Intent {
+        parse(&words(s)).unwrap_or_else(|e| panic!("{s}: {e:?}"))
+    }
+
+    #[test]
+    fn clauses_split_on_verbs_only() {
+        assert_eq!(clauses(&words("close youtube and mute the rest")).len(), 2);
+        assert_eq!(
+            clauses(&words("put my jira and confluence tabs in a group")).len(),
+            1
+        );
+    }
+
+    #[test]
+    fn every_familys_verbs_split_clauses() {
+        assert_eq!(
+            clauses(&words("close youtube and dissolve the news group")).len(),
+            2
+        );
+        assert_eq!(
+            clauses(&words("mute jira then retitle the docs group to specs")).len(),
+            2
+        );
+        for family in FAMILIES {
+            for verb in family.verbs {
+                let w = words(&format!("close youtube and {verb} it"));
+                assert!(starts_with_verb(&w[3..]), "{}: {verb}", family.name);
+            }
+        }
+    }
+
+    #[test]
+    fn targets() {
+        assert_eq!(
+            p("close tabs two and three"),
+            Intent::Close(Target {
+                selector: Selector::Positions(vec![Position::Nth(2), Position::Nth(3)]),
+                except: None,
+                scope: Scope::ThisWindow,
+                singular: false
+            })
+        );
+        assert!(matches!(
+            p("mute all but this one"),
+            Intent::Mute(
+                Target {
+                    selector: Selector::All,
+                    except: Some(Selector::Active),
+                    ..
+                },
+                true
+            )
+        ));
+        assert!(matches!(
+            p("close every reddit tab"),
+            Intent::Close(Target {
+                selector: Selector::Named(_),
+                ..
+            })
+        ));
+        assert!(matches!(
+            p("mute the one that's playing"),
+            Intent::Mute(
+                Target {
+                    selector: Selector::Audible,
+                    ..
+                },
+                true
+            )
+        ));
+        assert!(matches!(
+            p("shut the other tabs"),
+            Intent::Close(Target {
+                selector: Selector::Others,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn groups_and_more() {
+        assert_eq!(
+            p("make a purple group named Travel with the flights tab"),
+            Intent::Group {
+                target: Target {
+                    selector: Selector::Named(vec![vec!["flights".into()]]),
+                    except: None,
+                    scope: Scope::Everywhere,
+                    singular: true
+                },
+                name: Some("Travel".into()),
+                color: Some(Color::Purple)
+            }
+        );
+        assert_eq!(
+            p("call the news group Reading"),
+            Intent::RenameGroup(GroupWhich::Named(vec!["news".into()]), "Reading".into())
+        );
+        assert_eq!(
+            p("fold the docs group"),
+            Intent::CollapseGroup(GroupWhich::Named(vec!["docs".into()]), true)
+        );
+        assert_eq!(p("ungroup all"), Intent::Ungroup(GroupWhich::All));
+        assert_eq!(
+            p("group my tabs by site"),
+            Intent::GroupBySite(Scope::Everywhere)
+        );
+        assert_eq!(
+            p("search Bing for rust async"),
+            Intent::Search {
+                query: "rust async".into(),
+                engine: Some("bing".into())
+            }
+        );
+        assert_eq!(
+            p("look up tokio on Wikipedia"),
+            Intent::Search {
+                query: "tokio".into(),
+                engine: Some("wikipedia".into())
+            }
+        );
+        assert_eq!(
+            p("what did I read last week about webgpu"),
+            Intent::History {
+                query: "webgpu".into(),
+                span: Some(TimeSpan::LastWeek)
+            }
+        );
+        assert_eq!(
+            p("bookmark this in Reading"),
+            Intent::Bookmark {
+                target: Target::active(),
+                folder: Some("Reading".into())
+            }
+        );
+        assert_eq!(
+            p("show bookmarks about cooking"),
+            Intent::FindBookmarks("cooking".into())
+        );
+        assert_eq!(
+            p("open my candle docs bookmark"),
+            Intent::OpenBookmark(vec!["candle".into(), "docs".into()])
+        );
+        assert_eq!(p("open bbc.co.uk"), Intent::OpenUrl("bbc.co.uk".into()));
+        assert_eq!(
+            p("how many tabs are open"),
+            Intent::Count(Target::of(Selector::All))
+        );
+        assert_eq!(p("undo that"), Intent::Undo);
+        assert!(matches!(
+            p("send the map tab to the other window"),
+            Intent::Move(_, Destination::OtherWindow)
+        ));
+    }
+}

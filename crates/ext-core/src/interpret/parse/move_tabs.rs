@@ -1,0 +1,93 @@
+//! Moving tabs: "move this to the other window", "move the jira tab to
+//! the end", "send the map tab to window 2".
+
+use super::super::text::{number, ordinal};
+use super::intent::{Destination, Intent};
+use super::target::target_or_active;
+use super::words::*;
+use super::Parsed;
+
+/// The words this family's commands start with (clause splitting uses them).
+pub const VERBS: &[&str] = &["move", "send", "drag", "shift", "throw", "take", "bring"];
+
+pub fn parse(w: Words) -> Parsed {
+    Ok(move_tabs(w))
+}
+
+fn move_tabs(w: Words) -> Option<Intent> {
+    if let Some(rest) = verb(
+        w,
+        &[
+            &["move"],
+            &["send"],
+            &["put"],
+            &["drag"],
+            &["shift"],
+            &["throw"],
+            &["take"],
+            &["bring"],
+        ],
+    ) {
+        let to = rest
+            .iter()
+            .rposition(|x| ["to", "into", "over", "at"].contains(&x.as_str()));
+        if let Some(i) = to {
+            if let Some(dest) = destination(&rest[i + 1..]) {
+                let what = &rest[..i];
+                return Some(Intent::Move(target_or_active(what), dest));
+            }
+        }
+        // "move this left", "move it to the right"
+        if let Some(dest) = rest.last().and_then(|x| match x.as_str() {
+            "left" => Some(Destination::Left),
+            "right" => Some(Destination::Right),
+            _ => None,
+        }) {
+            return Some(Intent::Move(
+                target_or_active(&rest[..rest.len() - 1]),
+                dest,
+            ));
+        }
+    }
+    None
+}
+
+fn destination(w: Words) -> Option<Destination> {
+    let has = |x: &str| w.iter().any(|y| y == x);
+    if has("window") || has("windows") {
+        if has("this") || has("current") || has("same") || has("here") {
+            return Some(Destination::ThisWindow);
+        }
+        if has("new") || has("separate") || has("own") {
+            return Some(Destination::NewWindow);
+        }
+        if has("other") || has("next") {
+            return Some(Destination::OtherWindow);
+        }
+        if let Some(n) = w.iter().find_map(|x| number(x).or_else(|| ordinal(x))) {
+            return Some(Destination::Window(n));
+        }
+        return Some(Destination::OtherWindow);
+    }
+    if is(w, &["here"]) {
+        return Some(Destination::ThisWindow);
+    }
+    let w = strip_articles(w);
+    let has = |x: &str| w.iter().any(|y| y == x);
+    if has("end") || has("back") && !has("front") || has("last") {
+        return Some(Destination::End);
+    }
+    if has("start") || has("beginning") || has("front") || has("first") {
+        return Some(Destination::Start);
+    }
+    if has("left") {
+        return Some(Destination::Left);
+    }
+    if has("right") {
+        return Some(Destination::Right);
+    }
+    if let Some(n) = w.iter().find_map(|x| number(x).or_else(|| ordinal(x))) {
+        return Some(Destination::Position(n));
+    }
+    None
+}

@@ -1,0 +1,78 @@
+//! Opening things: "open gmail" (switching to it if it is open), "open
+//! github.com", "open a new tab".
+
+use super::intent::Intent;
+use super::words::*;
+use super::Parsed;
+
+/// The words this family's commands start with (clause splitting uses them).
+pub const VERBS: &[&str] = &["open", "launch", "visit", "navigate", "pull"];
+
+pub fn parse(w: Words) -> Parsed {
+    Ok(open(w))
+}
+
+pub const OPEN: &[&[&str]] = &[
+    &["open", "up"],
+    &["open"],
+    &["launch"],
+    &["visit"],
+    &["load"],
+    &["browse", "to"],
+    &["navigate", "to"],
+    &["pull", "up"],
+];
+
+fn open(w: Words) -> Option<Intent> {
+    // Open: a URL, a site, a tab.
+    if let Some(rest) = verb(w, OPEN) {
+        let rest = strip_articles(rest);
+        // "open github.com in a new tab": opening is always in a new tab.
+        let rest = ["tab", "window"]
+            .iter()
+            .find_map(|last| {
+                let at = rest.iter().rposition(|x| x == "in")?;
+                let tail = &rest[at + 1..];
+                (tail.last().is_some_and(|x| x == last)
+                    && all_in(&tail[..tail.len() - 1], &["a", "new", "another", "this"]))
+                .then(|| &rest[..at])
+            })
+            .unwrap_or(rest);
+        if let Some(url) = url_in(rest) {
+            return Some(Intent::OpenUrl(url));
+        }
+        if rest.is_empty() {
+            return Some(Intent::NewTab);
+        }
+        let words: Vec<String> = rest
+            .iter()
+            .filter(|x| !["tab", "website", "site", "page", "app"].contains(&x.as_str()))
+            .cloned()
+            .collect();
+        return Some(Intent::Open(words));
+    }
+    None
+}
+
+/// A web address in the words ("bbc.co.uk", "https://x.org/a").
+pub fn url_in(w: Words) -> Option<String> {
+    if w.len() != 1 {
+        // "bbc dot co dot uk"
+        if w.iter().any(|x| x == "dot") && w.len() >= 3 {
+            let joined: String = w
+                .iter()
+                .map(|x| if x == "dot" { "." } else { x.as_str() })
+                .collect();
+            return url_in(&[joined]);
+        }
+        return None;
+    }
+    let x = &w[0];
+    let looks = x.contains("://")
+        || (x.contains('.')
+            && !x.ends_with('.')
+            && x.split('.')
+                .next_back()
+                .is_some_and(|tld| tld.len() >= 2 && tld.chars().all(|c| c.is_ascii_alphabetic())));
+    looks.then(|| x.clone())
+}

@@ -1,0 +1,117 @@
+//! Questions about the tabs: "how many tabs", "list my tabs", "which tab
+//! is playing", "what groups do I have", "which search engines".
+
+use super::intent::{Intent, Selector, Target};
+use super::target::{scope_of, target, without_scope};
+use super::words::*;
+use super::Parsed;
+
+/// The words this family's commands start with (clause splitting uses them).
+pub const VERBS: &[&str] = &["how", "count", "list", "tell"];
+
+pub fn parse(w: Words) -> Parsed {
+    Ok(questions(w))
+}
+
+/// "how many tabs", "list my tabs", "what did I read last week about webgpu".
+fn questions(w: Words) -> Option<Intent> {
+    if let Some(intent) = count(w) {
+        return Some(intent);
+    }
+    let list_start = ["list", "show", "what", "which", "what's", "whats", "tell"];
+    if list_start.contains(&w[0].as_str())
+        && w.iter().any(|x| x == "groups")
+        && !w.iter().any(|x| x == "tabs")
+    {
+        return Some(Intent::ListGroups);
+    }
+    if list_start.contains(&w[0].as_str()) && mentions(w, &["engine", "engines"]) {
+        return Some(Intent::ListEngines);
+    }
+    list(w)
+}
+
+/// Words of a question that say nothing about which tabs it is about.
+const BEING: &[&str] = &[
+    "is",
+    "are",
+    "do",
+    "does",
+    "i",
+    "have",
+    "got",
+    "there",
+    "currently",
+    "right",
+    "now",
+    "total",
+    "in",
+    "me",
+    "we",
+    "you",
+    "still",
+];
+
+/// The words of a question without `BEING`, but keeping "in this window".
+fn question_target(w: Words) -> Target {
+    let scope = scope_of(w);
+    let kept: Vec<String> = without_scope(w)
+        .into_iter()
+        .filter(|x| !BEING.contains(&x.as_str()))
+        .collect();
+    let mut t = if kept.is_empty() {
+        Target::of(Selector::All)
+    } else {
+        target(&kept)
+    };
+    if let Some(scope) = scope {
+        t.scope = scope;
+    }
+    t
+}
+
+/// "how many tabs", "count my tabs", "how many youtube tabs are open in
+/// this window", "how many windows".
+fn count(w: Words) -> Option<Intent> {
+    let rest = verb(
+        w,
+        &[
+            &["how", "many"],
+            &["count"],
+            &["number", "of"],
+            &["total", "number", "of"],
+            &["tab", "count"],
+        ],
+    )?;
+    let tabs = mentions(rest, &["tab", "tabs"]) || w[0] == "tab";
+    if !tabs && mentions(rest, &["window", "windows"]) {
+        return Some(Intent::CountWindows);
+    }
+    tabs.then(|| Intent::Count(question_target(rest)))
+}
+
+/// "list my tabs", "what tabs do I have open", "which tab is playing".
+fn list(w: Words) -> Option<Intent> {
+    let playing = mentions(w, &["playing", "audible", "noise", "sound"]);
+    let tabs = mentions(w, &["tab", "tabs"]);
+    let asks = ["what", "which", "what's", "whats"].contains(&w[0].as_str());
+    let about_tabs = tabs || playing;
+    let in_group = asks && find(w, "in").is_some() && mentions(w, &["group"]);
+    let listing = (w[0] == "list" && about_tabs)
+        // "what's in the docs group"
+        || in_group
+        // "what did I read": history, not tabs.
+        || (asks && about_tabs && !mentions(w, &["did", "was", "were", "history"]))
+        // "show me the flights tab" switches; "show all my tabs" lists.
+        || (w[0] == "show"
+            && tabs
+            && all_in(
+                &w[1..],
+                &["me", "all", "my", "the", "tabs", "open", "of", "every", "tab"],
+            ));
+    if !listing {
+        return None;
+    }
+    let rest = &w[1..];
+    Some(Intent::ListTabs(question_target(rest)))
+}

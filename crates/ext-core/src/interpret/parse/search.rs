@@ -1,0 +1,124 @@
+//! Web searches: "search for rust async", "look up tokio on Wikipedia",
+//! "google webgpu".
+
+use super::super::sites;
+use super::intent::Intent;
+use super::words::*;
+use super::Parsed;
+
+/// The words this family's commands start with (clause splitting uses them).
+pub const VERBS: &[&str] = &["search", "look", "lookup", "google"];
+
+pub fn parse(w: Words) -> Parsed {
+    Ok(search(w))
+}
+
+const ENGINE_WORDS: &[&str] = &[
+    "google",
+    "bing",
+    "duckduckgo",
+    "ddg",
+    "wikipedia",
+    "amazon",
+    "ebay",
+    "youtube",
+    "yahoo",
+    "qwant",
+    "ecosia",
+    "startpage",
+];
+
+fn search(w: Words) -> Option<Intent> {
+    let engine_name = |x: &str| -> Option<String> {
+        let x = x.trim_end_matches("'s");
+        ENGINE_WORDS.contains(&x).then(|| {
+            if x == "ddg" {
+                "duckduckgo".into()
+            } else {
+                x.to_string()
+            }
+        })
+    };
+    let query_of = |q: Words| join(strip_leading(q, &["the", "a", "an", "about"]));
+    // "google rust async", "wikipedia tokio"; but "google docs" is a site.
+    if w.len() >= 2 && sites::by_name(&join(w)).is_none() {
+        if let Some(e) = engine_name(&w[0]) {
+            if e != "youtube" && e != "amazon" && e != "ebay" {
+                let q = starts(&w[1..], &["for"]).unwrap_or(&w[1..]);
+                return Some(Intent::Search {
+                    query: query_of(q),
+                    engine: Some(e),
+                });
+            }
+        }
+    }
+    // "find mechanical keyboards on ebay": a verb that is no search verb,
+    // but an engine at the end makes it one.
+    let on_engine = w.len() >= 4
+        && ["on", "at", "with", "using", "via"].contains(&w[w.len() - 2].as_str())
+        && engine_name(&w[w.len() - 1]).is_some();
+    let rest = verb(
+        w,
+        &[
+            &["search", "the", "web", "for"],
+            &["search", "online", "for"],
+            &["web", "search", "for"],
+            &["web", "search"],
+            &["search", "for"],
+            &["search"],
+            &["look", "up"],
+            &["lookup"],
+            &["find", "out"],
+            &["query"],
+        ],
+    )
+    .or_else(|| {
+        // "look tokio up on wikipedia"
+        starts(w, &["look"]).filter(|rest| rest.iter().any(|x| x == "up"))
+    })
+    .or_else(|| {
+        on_engine
+            .then(|| {
+                verb(
+                    w,
+                    &[&["find"], &["get"], &["shop", "for"], &["buy"], &["check"]],
+                )
+            })
+            .flatten()
+    })?;
+    // "search Bing for rust async"
+    if rest.len() >= 3 {
+        if let Some(e) = engine_name(&rest[0]) {
+            if rest[1] == "for" {
+                return Some(Intent::Search {
+                    query: query_of(&rest[2..]),
+                    engine: Some(e),
+                });
+            }
+        }
+    }
+    // "... on Wikipedia", "... with bing", "... using duckduckgo", "look tokio up on wikipedia"
+    let mut query = rest.to_vec();
+    let mut engine = None;
+    if query.len() >= 2 {
+        let n = query.len();
+        if ["on", "with", "using", "in", "via", "at"].contains(&query[n - 2].as_str()) {
+            if let Some(e) = engine_name(&query[n - 1]) {
+                engine = Some(e);
+                query.truncate(n - 2);
+            }
+        }
+    }
+    // "look tokio up": the "up" belongs to the verb.
+    let split_look = starts(w, &["look"]).is_some() && starts(w, &["look", "up"]).is_none();
+    if let Some(up) = query.iter().rposition(|x| x == "up").filter(|_| split_look) {
+        query.remove(up);
+    }
+    if query.is_empty() {
+        return None;
+    }
+    Some(Intent::Search {
+        query: query_of(&query),
+        engine,
+    })
+}

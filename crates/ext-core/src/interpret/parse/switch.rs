@@ -1,0 +1,92 @@
+//! Switching: "switch to Gmail", "go to tab 3", "switch to the other
+//! window", and a bare name ("jira"), which switches if it names a tab.
+
+use super::super::text::{number, ordinal};
+use super::intent::{Intent, NotUnderstood, Selector, Target, WindowRef};
+use super::open::url_in;
+use super::target::target;
+use super::words::*;
+use super::Parsed;
+
+/// The words this family's commands start with (clause splitting uses them).
+pub const VERBS: &[&str] = &[
+    "switch", "go", "goto", "jump", "focus", "select", "activate", "change", "return", "show",
+    "find",
+];
+
+pub fn parse(w: Words) -> Parsed {
+    if let Some(rest) = verb(w, SWITCH) {
+        let rest_stripped = strip_articles(rest);
+        if let Some(url) = url_in(rest_stripped) {
+            return Ok(Some(Intent::OpenUrl(url)));
+        }
+        if rest.is_empty() {
+            return Err(NotUnderstood(
+                "Which tab? Say for example 'switch to Gmail' or 'go to tab 3'.".into(),
+            ));
+        }
+        if let Some(window) = window_ref(rest) {
+            return Ok(Some(Intent::SwitchWindow(window)));
+        }
+        let mut t = target(rest);
+        t.singular = true;
+        return Ok(Some(Intent::Switch(t)));
+    }
+    if let Some(window) = starts(w, &["switch"]).and_then(window_ref) {
+        return Ok(Some(Intent::SwitchWindow(window)));
+    }
+    // A bare site or tab name: "gmail", "tab 3".
+    if w.len() <= 3 {
+        let t = target(w);
+        if matches!(t.selector, Selector::Positions(_) | Selector::Named(_)) {
+            return Ok(Some(Intent::Bare(Target {
+                singular: true,
+                ..t
+            })));
+        }
+    }
+    Ok(None)
+}
+
+const SWITCH: &[&[&str]] = &[
+    &["switch", "over", "to"],
+    &["switch", "to"],
+    &["switch"],
+    &["go", "back", "to"],
+    &["go", "to"],
+    &["goto"],
+    &["jump", "to"],
+    &["take", "me", "to"],
+    &["bring", "up"],
+    &["bring", "me", "to"],
+    &["focus", "on"],
+    &["focus"],
+    &["select"],
+    &["activate"],
+    &["change", "to"],
+    &["back", "to"],
+    &["return", "to"],
+    &["show", "me"],
+    &["show"],
+    &["where", "is"],
+    &["where's"],
+    &["find"],
+];
+
+/// "the other window", "window 2", "the second window", "windows".
+fn window_ref(w: Words) -> Option<WindowRef> {
+    let w = strip_articles(w);
+    let (last, before) = w.split_last()?;
+    if last == "window" || last == "windows" {
+        return match before {
+            [] if last == "windows" => Some(WindowRef::Other),
+            [x] if x == "other" || x == "next" || x == "previous" => Some(WindowRef::Other),
+            [x] => ordinal(x).map(WindowRef::Nth),
+            _ => None,
+        };
+    }
+    match w {
+        [x, n] if x == "window" => number(n).or_else(|| ordinal(n)).map(WindowRef::Nth),
+        _ => None,
+    }
+}

@@ -1,0 +1,150 @@
+//! What is done to tabs in place: mute and unmute, pin and unpin,
+//! reload, unload (discard) and duplicate.
+
+use super::intent::{Intent, Scope, Selector, Target};
+use super::target::{target, target_or_active};
+use super::words::*;
+use super::Parsed;
+
+/// The words this family's commands start with (clause splitting uses them).
+pub const VERBS: &[&str] = &[
+    "mute",
+    "unmute",
+    "silence",
+    "hush",
+    "shush",
+    "pin",
+    "unpin",
+    "reload",
+    "refresh",
+    "discard",
+    "unload",
+    "suspend",
+    "hibernate",
+    "sleep",
+    "snooze",
+    "duplicate",
+    "clone",
+    "free",
+    "turn",
+];
+
+pub fn parse(w: Words) -> Parsed {
+    Ok(tab_actions(w))
+}
+
+fn tab_actions(w: Words) -> Option<Intent> {
+    // "shut up youtube" silences it; it is no "shut".
+    if let Some(rest) = starts(w, &["shut", "up"]) {
+        return Some(Intent::Mute(target_or_active(rest), true));
+    }
+    if let Some(rest) = verb(
+        w,
+        &[
+            &["unmute"],
+            &["turn", "on", "the", "sound", "of"],
+            &["turn", "on", "sound", "for"],
+            &["turn", "the", "sound", "back", "on", "for"],
+        ],
+    ) {
+        return Some(Intent::Mute(target_or_active(rest), false));
+    }
+    if let Some(rest) = verb(
+        w,
+        &[
+            &["mute"],
+            &["silence"],
+            &["quiet"],
+            &["hush"],
+            &["shush"],
+            &["turn", "off", "the", "sound", "of"],
+            &["turn", "off", "the", "sound", "on"],
+            &["turn", "off", "sound", "for"],
+            &["turn", "off", "sound", "on"],
+            &["turn", "the", "sound", "off", "on"],
+            &["turn", "the", "sound", "off", "for"],
+        ],
+    ) {
+        return Some(Intent::Mute(target_or_active(rest), true));
+    }
+    if let Some(rest) = verb(w, &[&["unpin"], &["unstick"]]) {
+        return Some(Intent::Pin(target_or_active(rest), false));
+    }
+    if let Some(rest) = verb(w, &[&["pin"], &["stick"]]) {
+        return Some(Intent::Pin(target_or_active(rest), true));
+    }
+    if let Some(rest) = verb(
+        w,
+        &[
+            &["hard", "reload"],
+            &["hard", "refresh"],
+            &["force", "reload"],
+        ],
+    ) {
+        return Some(Intent::Reload(target_or_active(rest), true));
+    }
+    if let Some(rest) = verb(w, &[&["reload"], &["refresh"], &["update"]]) {
+        let hard = rest.iter().any(|x| x == "cache" || x == "hard");
+        let rest: Vec<String> = rest
+            .iter()
+            .filter(|x| {
+                !["without", "cache", "the", "hard", "bypassing"].contains(&x.as_str())
+                    || x.as_str() == "the"
+            })
+            .cloned()
+            .collect();
+        return Some(Intent::Reload(target_or_active(&rest), hard));
+    }
+    if let Some(rest) = verb(
+        w,
+        &[
+            &["discard"],
+            &["unload"],
+            &["suspend"],
+            &["hibernate"],
+            &["sleep"],
+            &["put", "to", "sleep"],
+            &["snooze"],
+            &["free", "up", "memory", "from"],
+            &["free", "memory", "from"],
+        ],
+    ) {
+        let rest: Vec<String> = rest
+            .iter()
+            .filter(|x| !["to", "sleep"].contains(&x.as_str()))
+            .cloned()
+            .collect();
+        let t = if rest.is_empty() {
+            Target {
+                scope: Scope::Everywhere,
+                ..Target::of(Selector::Others)
+            }
+        } else {
+            target(&rest)
+        };
+        return Some(Intent::Discard(t));
+    }
+    if is(w, &["free", "up", "memory"]) || is(w, &["free", "memory"]) || is(w, &["save", "memory"])
+    {
+        return Some(Intent::Discard(Target::of(Selector::Others)));
+    }
+    // "put the jira tab to sleep"
+    if let Some(rest) = verb(w, &[&["put"], &["send"]]) {
+        if let Some(what) = rest.strip_suffix(&["to".to_string(), "sleep".to_string()]) {
+            return Some(Intent::Discard(target_or_active(what)));
+        }
+    }
+    if let Some(rest) = verb(
+        w,
+        &[
+            &["duplicate"],
+            &["clone"],
+            &["copy"],
+            &["make", "a", "copy", "of"],
+            &["make", "a", "duplicate", "of"],
+        ],
+    ) {
+        return Some(Intent::Duplicate(target_or_active(rest)));
+    }
+    None
+}

@@ -1,0 +1,475 @@
+//! Which tabs some words mean: "the youtube tabs", "all but this one",
+//! "tabs two and three", "the one that's playing", "in this window".
+
+use super::super::text::{loose_number, number, ordinal};
+use super::intent::{Position, Scope, Selector, Target};
+use super::words::*;
+
+pub fn target_or_active(w: &[String]) -> Target {
+    if w.is_empty() {
+        Target::active()
+    } else {
+        target(w)
+    }
+}
+
+pub fn scope_of(w: Words) -> Option<Scope> {
+    if find_seq(w, &["this", "window"]).is_some()
+        || find_seq(w, &["current", "window"]).is_some()
+        || find_seq(w, &["same", "window"]).is_some()
+    {
+        Some(Scope::ThisWindow)
+    } else if find_seq(w, &["other", "window"]).is_some()
+        || find_seq(w, &["other", "windows"]).is_some()
+    {
+        Some(Scope::OtherWindows)
+    } else {
+        None
+    }
+}
+
+/// Removes "in this window" and the like from the words.
+pub fn without_scope(w: Words) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < w.len() {
+        let lead = ["in", "from", "on", "of"].contains(&w[i].as_str());
+        let skip = if lead {
+            let after = strip_articles(&w[i + 1..]);
+            let consumed = w.len() - i - 1 - after.len();
+            if starts(after, &["other", "windows"]).is_some()
+                || starts(after, &["other", "window"]).is_some()
+                || starts(after, &["current", "window"]).is_some()
+                || starts(after, &["same", "window"]).is_some()
+            {
+                Some(1 + consumed + 2)
+            } else if starts(after, &["window"]).is_some() {
+                Some(1 + consumed + 1)
+            } else {
+                None
+            }
+        } else {
+            None
+        };
+        match skip {
+            Some(n) => i += n,
+            None => {
+                out.push(w[i].clone());
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+const EXCEPT: &[&[&str]] = &[
+    &["except", "for"],
+    &["except"],
+    &["but", "not"],
+    &["but"],
+    &["other", "than"],
+    &["apart", "from"],
+    &["besides"],
+    &["save", "for"],
+    &["excluding"],
+    &["not"],
+];
+
+/// Which tabs some words mean: "the youtube tabs", "all but this one",
+/// "tabs two and three", "the one that's playing".
+pub fn target(w: &[String]) -> Target {
+    let scope = scope_of(w);
+    // "mute the other windows": every tab there.
+    let window_words = ["the", "all", "tabs", "tab", "of", "in", "my", "every"];
+    let named_window = w.iter().any(|x| x == "window" || x == "windows");
+    if let (Some(scope), true) = (scope, named_window) {
+        let rest: Vec<&String> = w
+            .iter()
+            .filter(|x| !window_words.contains(&x.as_str()))
+            .collect();
+        if rest.len() == 2 {
+            return Target {
+                scope,
+                ..Target::of(Selector::All)
+            };
+        }
+    }
+    let w = without_scope(w);
+    let mut except = None;
+    let mut main: &[String] = &w;
+    for e in EXCEPT {
+        if let Some(i) = find_seq(&w, e) {
+            // "all but" needs something before; "but" at the start is no "except".
+            if i > 0 || e[0] == "except" || e[0] == "besides" {
+                except = Some(selector(&w[i + e.len()..]).0);
+                main = &w[..i];
+                break;
+            }
+        }
+    }
+    let (mut selector, singular) = selector(main);
+    if except.is_some() && matches!(selector, Selector::Active) {
+        // "mute everything except this": a bare except means all.
+        selector = Selector::All;
+    }
+    let default_scope = match selector {
+        Selector::Others | Selector::Positions(_) | Selector::Side { .. } => Scope::ThisWindow,
+        _ => Scope::Everywhere,
+    };
+    Target {
+        selector,
+        except,
+        scope: scope.unwrap_or(default_scope),
+        singular,
+    }
+}
+
+const STOP: &[&str] = &[
+    "the",
+    "my",
+    "a",
+    "an",
+    "tab",
+    "tabs",
+    "page",
+    "pages",
+    "site",
+    "sites",
+    "website",
+    "websites",
+    "one",
+    "ones",
+    "of",
+    "that",
+    "which",
+    "is",
+    "are",
+    "open",
+    "opened",
+    "with",
+    "window",
+    "windows",
+    "for",
+    "from",
+    "on",
+    "at",
+    "to",
+    "in",
+    "all",
+    "every",
+    "any",
+    "those",
+    "these",
+    "them",
+    "thing",
+    "things",
+    "stuff",
+    "instance",
+    "instances",
+    "also",
+    "too",
+    "both",
+];
+
+/// Words that only say how many: "both youtube tabs", "all of them".
+const QUANTIFIERS: &[&str] = &["every", "all", "each", "both", "any"];
+
+/// Words that name the kind of thing a tab shows, not which: "the dogs
+/// video". Dropped when other words remain.
+const GENERIC: &[&str] = &[
+    "video",
+    "videos",
+    "article",
+    "articles",
+    "about",
+    "regarding",
+];
+
+/// The selector some words mean, and whether one tab is meant.
+fn selector(w: &[String]) -> (Selector, bool) {
+    let w: Vec<String> = w.to_vec();
+    let has = |x: &str| w.iter().any(|y| y == x);
+    let only = |allowed: &[&str]| w.iter().all(|x| allowed.contains(&x.as_str()));
+    // "this", "the current tab", "the tab I'm on".
+    if w.is_empty()
+        || only(&[
+            "this",
+            "it",
+            "current",
+            "tab",
+            "one",
+            "the",
+            "page",
+            "here",
+            "that",
+            "this's",
+            "active",
+            "selected",
+            "i'm",
+            "im",
+            "i",
+            "am",
+            "on",
+            "at",
+            "looking",
+            "viewing",
+            "reading",
+            "now",
+            "currently",
+        ])
+    {
+        return (Selector::Active, true);
+    }
+    if only(&[
+        "the",
+        "rest",
+        "of",
+        "them",
+        "tabs",
+        "everything",
+        "else",
+        "all",
+        "others",
+        "remaining",
+        "ones",
+        "other",
+    ]) && (has("rest") || has("else") || has("remaining") || is(&w, &["the", "others"]))
+    {
+        return (Selector::Rest, false);
+    }
+    if only(&[
+        "other", "tabs", "the", "all", "ones", "others", "every", "tab", "my",
+    ]) && (has("other") || has("others"))
+    {
+        return (Selector::Others, false);
+    }
+    if only(&[
+        "all",
+        "every",
+        "everything",
+        "each",
+        "tabs",
+        "tab",
+        "the",
+        "my",
+        "of",
+        "open",
+        "them",
+        "single",
+        "one",
+        "everyone",
+        "both",
+    ]) {
+        return (Selector::All, false);
+    }
+    let quantified = QUANTIFIERS.iter().any(|q| has(q));
+    let one_tab = !quantified && (has("tab") && !has("tabs") || has("one"));
+    if let Some(right) = side(&w) {
+        return (Selector::Side { right }, one_tab);
+    }
+    if has("playing")
+        || has("audible")
+        || has("noisy")
+        || has("loud")
+        || has("noise")
+        || has("sound")
+        || has("music")
+    {
+        return (
+            Selector::Audible,
+            !quantified && !has("tabs") && !has("everything"),
+        );
+    }
+    if only(&["the", "muted", "tabs", "tab", "all", "ones", "one", "my"]) && has("muted") {
+        return (Selector::Muted, false);
+    }
+    if only(&["the", "pinned", "tabs", "tab", "all", "ones", "one", "my"]) && has("pinned") {
+        return (Selector::Pinned, false);
+    }
+    if let Some(p) = positions(&w) {
+        let singular = p.len() == 1 && matches!(p[0], Position::Nth(_) | Position::Last);
+        return (Selector::Positions(p), singular);
+    }
+    if let Some(g) = find(&w, "group") {
+        let name: Vec<String> = strip_articles(&w[..g])
+            .iter()
+            .filter(|x| !STOP.contains(&x.as_str()))
+            .cloned()
+            .collect();
+        if !name.is_empty() {
+            return (Selector::InGroup(name), false);
+        }
+    }
+    // Several things: "jira and confluence", "this tab and reddit", "tab 2
+    // and the flights tab".
+    let parts: Vec<Selector> = w
+        .split(|x| ["and", "or", "&", "plus", "+", "nor"].contains(&x.as_str()))
+        .filter(|part| !part.is_empty())
+        .filter_map(part)
+        .collect();
+    let single = parts.len() == 1;
+    (merge(parts), single && one_tab)
+}
+
+/// One item of a list: "this tab", "tab 2", "the flights tab".
+fn part(w: &[String]) -> Option<Selector> {
+    let mut words: Vec<String> = w
+        .iter()
+        .filter(|x| {
+            !STOP.contains(&x.as_str())
+                && ![
+                    "this", "that", "which", "whose", "where", "it's", "its", "they're",
+                ]
+                .contains(&x.as_str())
+        })
+        .map(|x| x.trim_end_matches("'s").to_string())
+        .filter(|x| !x.is_empty())
+        .collect();
+    if words.is_empty() {
+        // Only "this", "it", "the current tab": the active tab; nothing at all: no item.
+        let active = w
+            .iter()
+            .any(|x| ["this", "it", "current", "active", "here"].contains(&x.as_str()));
+        return active.then_some(Selector::Active);
+    }
+    if let Some(p) = positions(w) {
+        return Some(Selector::Positions(p));
+    }
+    if words.iter().any(|x| !GENERIC.contains(&x.as_str())) {
+        words.retain(|x| !GENERIC.contains(&x.as_str()));
+    }
+    Some(Selector::Named(vec![words]))
+}
+
+/// Items of a list as one selector: names stay one list of names.
+fn merge(parts: Vec<Selector>) -> Selector {
+    if parts.is_empty() {
+        return Selector::Active;
+    }
+    if parts.iter().all(|p| matches!(p, Selector::Named(_))) {
+        let phrases = parts
+            .into_iter()
+            .flat_map(|p| match p {
+                Selector::Named(ph) => ph,
+                _ => Vec::new(),
+            })
+            .collect();
+        return Selector::Named(phrases);
+    }
+    match <[Selector; 1]>::try_from(parts) {
+        Ok([one]) => one,
+        Err(parts) => Selector::Union(parts),
+    }
+}
+
+/// "the tabs to the right", "the tab on the left": which side of the
+/// active tab (true for right).
+fn side(w: &[String]) -> Option<bool> {
+    let content: Vec<&str> = w
+        .iter()
+        .map(String::as_str)
+        .filter(|x| {
+            ![
+                "the", "tab", "tabs", "to", "on", "of", "this", "one", "ones", "all", "every",
+                "current", "active", "it", "my", "that", "are", "is", "hand", "side",
+            ]
+            .contains(x)
+        })
+        .collect();
+    match content.as_slice() {
+        ["right"] => Some(true),
+        ["left"] => Some(false),
+        _ => None,
+    }
+}
+
+/// "tab 3", "tabs two and three", "the third tab", "the last tab",
+/// "the first two tabs", "tabs 2 to 4".
+fn positions(w: &[String]) -> Option<Vec<Position>> {
+    let content: Vec<&str> = w
+        .iter()
+        .map(String::as_str)
+        .filter(|x| {
+            ![
+                "the",
+                "tab",
+                "tabs",
+                "number",
+                "and",
+                "one",
+                "ones",
+                ",",
+                "my",
+                "positions",
+                "position",
+                "at",
+            ]
+            .contains(x)
+                || number(x).is_some()
+        })
+        .collect();
+    if content.is_empty() {
+        return None;
+    }
+    // "last", "last two", "first three"
+    if content[0] == "last" || content[0] == "first" {
+        if content.len() == 1 {
+            return Some(vec![if content[0] == "last" {
+                Position::Last
+            } else {
+                Position::Nth(1)
+            }]);
+        }
+        if content.len() == 2 {
+            if let Some(n) = loose_number(content[1]) {
+                return Some(vec![if content[0] == "last" {
+                    Position::LastN(n)
+                } else {
+                    Position::First(n)
+                }]);
+            }
+        }
+        return None;
+    }
+    // "2 to 4", "two through five"
+    if content.len() == 3 && ["to", "through", "thru", "till", "until"].contains(&content[1]) {
+        if let (Some(a), Some(b)) = (
+            number(content[0]).or_else(|| ordinal(content[0])),
+            number(content[2]).or_else(|| ordinal(content[2])),
+        ) {
+            return Some(vec![Position::Range(a.min(b), a.max(b))]);
+        }
+    }
+    // A trailing "to"/"too"/"for" after "tab" is a misheard number.
+    let fixed: Vec<Option<i64>> = content
+        .iter()
+        .map(|x| {
+            number(x).or_else(|| ordinal(x)).or(match *x {
+                "to" | "too" => Some(2),
+                "for" => Some(4),
+                "won" => Some(1),
+                "tree" => Some(3),
+                "ate" => Some(8),
+                "last" => Some(-1),
+                _ => None,
+            })
+        })
+        .collect();
+    if !w.iter().any(|x| x == "tab" || x == "tabs") && !content.iter().all(|x| ordinal(x).is_some())
+    {
+        return None;
+    }
+    if fixed.iter().all(Option::is_some) {
+        return Some(
+            fixed
+                .into_iter()
+                .map(|n| match n {
+                    Some(-1) => Position::Last,
+                    Some(n) => Position::Nth(n),
+                    None => Position::Last,
+                })
+                .collect(),
+        );
+    }
+    None
+}

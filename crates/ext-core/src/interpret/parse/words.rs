@@ -1,0 +1,93 @@
+//! Matching clean words (see [`super::super::text`]): the small helpers
+//! every intent family's grammar is written with.
+
+use crate::tab_state::Color;
+
+/// The words of a clause.
+pub type Words<'a> = &'a [String];
+
+pub fn is(w: Words, phrase: &[&str]) -> bool {
+    w.len() == phrase.len() && w.iter().zip(phrase).all(|(a, b)| a == b)
+}
+
+pub fn starts<'a>(w: Words<'a>, phrase: &[&str]) -> Option<Words<'a>> {
+    (w.len() >= phrase.len() && w.iter().zip(phrase).all(|(a, b)| a == b))
+        .then(|| &w[phrase.len()..])
+}
+
+/// The rest after the first of `verbs` that starts `w`.
+pub fn verb<'a>(w: Words<'a>, verbs: &[&[&str]]) -> Option<Words<'a>> {
+    verbs.iter().find_map(|v| starts(w, v))
+}
+
+pub fn find(w: Words, word: &str) -> Option<usize> {
+    w.iter().position(|x| x == word)
+}
+
+pub fn find_seq(w: Words, seq: &[&str]) -> Option<usize> {
+    (0..w.len()).find(|&i| starts(&w[i..], seq).is_some())
+}
+
+pub fn join(w: Words) -> String {
+    w.join(" ")
+}
+
+pub const ARTICLES: &[&str] = &[
+    "the", "my", "a", "an", "our", "your", "this", "that", "these", "those",
+];
+
+pub fn strip_articles(mut w: Words) -> Words {
+    while let Some(first) = w.first() {
+        if ARTICLES.contains(&first.as_str()) {
+            w = &w[1..];
+        } else {
+            break;
+        }
+    }
+    w
+}
+
+/// Whether every word is one of `allowed`.
+pub fn all_in(w: Words, allowed: &[&str]) -> bool {
+    w.iter().all(|x| allowed.contains(&x.as_str()))
+}
+
+pub fn mentions(w: Words, words: &[&str]) -> bool {
+    w.iter().any(|x| words.contains(&x.as_str()))
+}
+
+/// The words without any of `lead` at their start.
+pub fn strip_leading<'a>(mut w: Words<'a>, lead: &[&str]) -> Words<'a> {
+    while w.first().is_some_and(|x| lead.contains(&x.as_str())) {
+        w = &w[1..];
+    }
+    w
+}
+
+pub fn title_case(w: &[String]) -> String {
+    w.iter()
+        .map(|x| {
+            let mut c = x.chars();
+            match c.next() {
+                Some(f) => f.to_uppercase().chain(c).collect(),
+                None => String::new(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+pub fn color(word: &str) -> Option<Color> {
+    Some(match word {
+        "grey" | "gray" => Color::Grey,
+        "blue" => Color::Blue,
+        "red" => Color::Red,
+        "yellow" => Color::Yellow,
+        "green" => Color::Green,
+        "pink" => Color::Pink,
+        "purple" | "violet" => Color::Purple,
+        "cyan" | "teal" | "turquoise" => Color::Cyan,
+        "orange" => Color::Orange,
+        _ => return None,
+    })
+}

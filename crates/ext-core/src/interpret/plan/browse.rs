@@ -1,0 +1,66 @@
+//! The page in front: back, forward, reload, scroll, zoom, next tab…
+
+use super::{one_call, Refusal, Step};
+use crate::interpret::parse::Target;
+use crate::interpret::resolve::View;
+use crate::interpret::Options;
+use crate::log::Call;
+use crate::tools::args::{BrowseAction, BrowseArgs};
+use crate::tools::ToolCall;
+
+pub fn browse(
+    view: &View,
+    action: BrowseAction,
+    amount: Option<f64>,
+    options: &Options,
+) -> Result<Step, Refusal> {
+    if action == BrowseAction::CloseTab {
+        return super::close::close(view, &Target::active(), options);
+    }
+    Ok(one_call(
+        Call::browse(BrowseArgs {
+            action,
+            amount,
+            tab_id: None,
+        }),
+        browse_reply(action),
+        vec![],
+    ))
+}
+
+pub fn new_tab() -> Step {
+    one_call(
+        Call::browse(BrowseArgs {
+            action: BrowseAction::NewTab,
+            amount: None,
+            tab_id: None,
+        }),
+        "Opened a new tab.".into(),
+        vec![],
+    )
+}
+
+fn browse_reply(a: BrowseAction) -> String {
+    use BrowseAction::*;
+    match a {
+        Back => "Went back.",
+        Forward => "Went forward.",
+        Reload => "Reloaded the page.",
+        HardReload => "Reloaded the page, bypassing the cache.",
+        Stop => "Stopped loading.",
+        ScrollUp => "Scrolled up.",
+        ScrollDown => "Scrolled down.",
+        PageUp => "Paged up.",
+        PageDown => "Paged down.",
+        Top => "Went to the top.",
+        Bottom => "Went to the bottom.",
+        ZoomIn => "Zoomed in.",
+        ZoomOut => "Zoomed out.",
+        ZoomReset => "Reset the zoom.",
+        NextTab => "Switched to the next tab.",
+        PreviousTab => "Switched to the previous tab.",
+        NewTab => "Opened a new tab.",
+        CloseTab => "Closed the tab.",
+    }
+    .to_string()
+}

@@ -1,0 +1,171 @@
+//! Closing tabs, with the safety rules: pinned tabs only when named, never
+//! every tab of a window, and a question first for many tabs, a tab
+//! playing sound, or tabs in several windows.
+
+use super::{not_found, plural, refused, target_ids, title, Refusal, Step};
+use crate::error::ErrorCode;
+use crate::interpret::parse::{Scope, Selector, Target};
+use crate::interpret::resolve::View;
+use crate::interpret::Options;
+use crate::log::Call;
+use crate::tab_state::Tab;
+use crate::text::page_key;
+use crate::tools::args::{TabIdsArgs, WindowArgs};
+use crate::tools::ToolCall;
+
+pub fn close(view: &View, target: &Target, options: &Options) -> Result<Step, Refusal> {
+    let state = view.state;
+    if matches!(target.selector, Selector::WholeWindow) {
+        return Err(refused(
+            "Tab Whisperer never closes every tab of a window; say which tabs to close.",
+        ));
+    }
+    let r = target_ids(view, target)?;
+    // "the map tab" or "the tab that's playing" matching two tabs: ask which.
+    let by_description = matches!(target.selector, Selector::Named(_) | Selector::Audible);
+    if target.singular && by_description && r.ids.len() > 1 {
+        return Err(Refusal {
+            code: ErrorCode::InvalidArgs,
+            reply: format!(
+                "{} tabs match '{}': {}. Say which, or 'close all {} tabs'.",
+                r.ids.len(),
+                r.label,
+                r.ids
+                    .iter()
+                    .take(5)
+                    .map(|id| format!("'{}'", title(view, *id)))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                r.label
+            ),
+        });
+    }
+    let mut ids = r.ids.clone();
+    let mut notes = Vec::new();
+    // Pinned tabs close only when named.
+    if !r.explicit {
+        let before = ids.len();
+        ids.retain(|id| view.tab(*id).is_some_and(|t| !t.pinned));
+        if ids.len() < before {
+            notes.push(format!("left {} pinned", plural(before - ids.len(), "tab")));
+        }
+    }
+    if ids.is_empty() {
+        return Err(not_found(if r.ids.is_empty() {
+            "No tab matches that.".to_string()
+        } else {
+            "Only pinned tabs match; name them to close them.".to_string()
+        }));
+    }
+    // Never close every tab of a window: keep its active (else first) tab.
+    let mut windows: Vec<i64> = ids
+        .iter()
+        .filter_map(|id| view.tab(*id))
+        .map(|t| t.window_id)
+        .collect();
+    windows.sort_unstable();
+    windows.dedup();
+    let mut spared = 0;
+    for w in &windows {
+        let in_window: Vec<&Tab> = state.tabs.iter().filter(|t| t.window_id == *w).collect();
+        if in_window.iter().all(|t| ids.contains(&t.id)) {
+            if in_window.len() == 1 && ids.len() == 1 {
+                return Err(refused("That is the last tab of its window; Tab Whisperer never closes every tab of a window."));
+            }
+            let keep = in_window
+                .iter()
+                .find(|t| t.active)
+                .or(in_window.first())
+                .map(|t| t.id);
+            ids.retain(|id| Some(*id) != keep);
+            spared += 1;
+        }
+    }
+    match spared {
+        0 => {}
+        1 => notes.push("kept one tab so the window stays open".to_string()),
+        n => notes.push(format!(
+            "kept one tab in each of {n} windows so they stay open"
+        )),
+    }
+    if ids.is_empty() {
+        return Err(refused(
+            "That would close every tab of the window; Tab Whisperer always leaves one.",
+        ));
+    }
+    let mut reasons = Vec::new();
+    if ids.len() > options.confirm_threshold {
+        reasons.push(format!("that is {} tabs", ids.len()));
+    }
+    let playing: Vec<i64> = ids
+        .iter()
+        .copied()
+        .filter(|id| view.tab(*id).is_some_and(|t| t.audible))
+        .collect();
+    if !playing.is_empty() && !matches!(target.selector, Selector::Audible) {
+        reasons.push(format!("'{}' is playing", title(view, playing[0])));
+    }
+    // Tabs closing in a window one is not looking at: say so first.
+    if windows.len() > 1 {
+        reasons.push(format!("they are in {} windows", windows.len()));
+    }
+    let what = match ids.as_slice() {
+        [id] => format!("'{}'", title(view, *id)),
+        _ if matches!(target.selector, Selector::Named(_)) => {
+            format!("{} {} tabs", ids.len(), r.label)
+        }
+        _ => plural(ids.len(), "tab"),
+    };
+    let mut reply = format!("Closed {what}");
+    if !notes.is_empty() {
+        reply += &format!(" ({})", notes.join("; "));
+    }
+    reply.push('.');
+    Ok(Step {
+        calls: vec![Call::close_tabs(TabIdsArgs {
+            tab_ids: ids.clone(),
+        })],
+        reply,
+        confirm: (!reasons.is_empty())
+            .then(|| format!("Close {what}? ({}) Say yes to confirm.", reasons.join(", "))),
+        touched: ids,
+    })
+}
+
+/// The same page, as close_duplicate_tabs compares them: without fragment.
+/// Closes copies of the same page, after checking there are any (and
+/// asking first when that is many).
+pub fn close_duplicates(view: &View, scope: Scope, options: &Options) -> Result<Step, Refusal> {
+    let tabs: Vec<&Tab> = view
+        .state
+        .tabs
+        .iter()
+        .filter(|t| scope != Scope::ThisWindow || t.window_id == view.focused_window)
+        .collect();
+    let mut seen: Vec<&str> = Vec::new();
+    let mut extra = 0;
+    for t in &tabs {
+        let key = page_key(&t.url);
+        if seen.contains(&key) {
+            extra += 1;
+        } else {
+            seen.push(key);
+        }
+    }
+    let mut step = Step::default();
+    if extra == 0 {
+        step.reply = "There are no duplicate tabs.".into();
+        return Ok(step);
+    }
+    let window_id = (scope == Scope::ThisWindow).then_some(view.focused_window);
+    step.calls
+        .push(Call::close_duplicate_tabs(WindowArgs { window_id }));
+    step.reply = format!("Closed {}.", plural(extra, "duplicate tab"));
+    if extra > options.confirm_threshold {
+        step.confirm = Some(format!(
+            "Close {}? Say yes to confirm.",
+            plural(extra, "duplicate tab")
+        ));
+    }
+    Ok(step)
+}

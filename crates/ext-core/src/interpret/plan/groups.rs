@@ -1,0 +1,234 @@
+//! Tab groups: a new group or adding to one, renaming, recoloring,
+//! collapsing, ungrouping.
+
+use super::{capitalized, not_found, plural, refused, target_ids, Refusal, Step};
+use crate::interpret::parse::{GroupWhich, Selector, Target};
+use crate::interpret::resolve::{find_group, View};
+use crate::interpret::sites;
+use crate::log::Call;
+use crate::tab_state::{Color, Group, Tab};
+use crate::tools::args::{CollapseGroupArgs, GroupTabsArgs, UngroupTabsArgs, UpdateGroupArgs};
+use crate::tools::ToolCall;
+
+pub fn group(
+    view: &View,
+    target: &Target,
+    name: Option<&str>,
+    color: Option<Color>,
+) -> Result<Step, Refusal> {
+    let state = view.state;
+    let r = target_ids(view, target)?;
+    let ids: Vec<i64> = r
+        .ids
+        .iter()
+        .copied()
+        .filter(|id| view.tab(*id).is_some_and(|t| !t.pinned))
+        .collect();
+    if ids.is_empty() {
+        return Err(refused("Pinned tabs can't be grouped; unpin them first."));
+    }
+    let mut step = Step::default();
+    let existing = name.and_then(|n| {
+        state
+            .groups
+            .iter()
+            .find(|g| g.title.eq_ignore_ascii_case(n))
+    });
+    match existing {
+        Some(g) => {
+            step.calls.push(Call::group_tabs(GroupTabsArgs {
+                tab_ids: ids.clone(),
+                group_id: Some(g.id),
+                title: None,
+                color,
+                collapsed: None,
+            }));
+            step.reply = format!(
+                "Added {} to the '{}' group.",
+                plural(ids.len(), "tab"),
+                g.title
+            );
+        }
+        None => {
+            let title = name
+                .map(str::to_string)
+                .or_else(|| group_title(view, target, &r.label, &ids));
+            let window = view
+                .tab(ids[0])
+                .map(|t| t.window_id)
+                .unwrap_or(view.focused_window);
+            let used: Vec<Color> = state
+                .groups
+                .iter()
+                .filter(|g| g.window_id == window)
+                .map(|g| g.color)
+                .collect();
+            let color = color.unwrap_or_else(|| {
+                Color::ALL
+                    .iter()
+                    .copied()
+                    .find(|c| !used.contains(c))
+                    .unwrap_or(Color::Blue)
+            });
+            step.reply = format!("Grouped {}", plural(ids.len(), "tab"));
+            if let Some(title) = &title {
+                step.reply += &format!(" as '{title}'");
+            }
+            step.reply.push('.');
+            step.calls.push(Call::group_tabs(GroupTabsArgs {
+                tab_ids: ids.clone(),
+                group_id: None,
+                title,
+                color: Some(color),
+                collapsed: None,
+            }));
+        }
+    }
+    step.touched = ids;
+    Ok(step)
+}
+
+/// A short title for a new group nobody named: the site its tabs share
+/// ("YouTube"), the one thing named ("Flights"), or the domain they share
+/// ("Atlassian" for Jira and Confluence); else none.
+fn group_title(view: &View, target: &Target, label: &str, ids: &[i64]) -> Option<String> {
+    let tabs: Vec<&Tab> = ids.iter().filter_map(|id| view.tab(*id)).collect();
+    let first = tabs.first()?;
+    let site = sites::site_of(&first.url);
+    if site.is_some()
+        && tabs
+            .iter()
+            .all(|t| sites::site_of(&t.url).map(|s| s.display) == site.map(|s| s.display))
+    {
+        return site.map(|s| s.display.to_string());
+    }
+    if let Selector::Named(phrases) = &target.selector {
+        if phrases.len() == 1 && label.split_whitespace().count() <= 2 {
+            return Some(capitalized(label));
+        }
+    }
+    let domain = |t: &Tab| sites::base_domain(&sites::host_and_path(&t.url).0);
+    let shared = domain(first);
+    let label = shared.split('.').next().filter(|l| !l.is_empty())?;
+    tabs.iter()
+        .all(|t| domain(t) == shared)
+        .then(|| capitalized(label))
+}
+
+pub fn rename(view: &View, which: &GroupWhich, name: &str) -> Result<Step, Refusal> {
+    let g = find_group(view.state, which, view).map_err(not_found)?;
+    Ok(super::one_call(
+        Call::update_group(UpdateGroupArgs {
+            group_id: g.id,
+            title: Some(name.to_string()),
+            color: None,
+            collapsed: None,
+        }),
+        format!("Renamed the '{}' group to '{name}'.", g.title),
+        vec![],
+    ))
+}
+
+pub fn recolor(view: &View, which: &GroupWhich, color: Color) -> Result<Step, Refusal> {
+    let g = find_group(view.state, which, view).map_err(not_found)?;
+    let name = serde_json::to_value(color)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default();
+    Ok(super::one_call(
+        Call::update_group(UpdateGroupArgs {
+            group_id: g.id,
+            title: None,
+            color: Some(color),
+            collapsed: None,
+        }),
+        format!("Made the '{}' group {name}.", g.title),
+        vec![],
+    ))
+}
+
+/// The groups `which` means: every one, or the one found.
+fn groups_meant<'a>(view: &View<'a>, which: &GroupWhich) -> Result<Vec<&'a Group>, Refusal> {
+    Ok(match which {
+        GroupWhich::All => view.state.groups.iter().collect(),
+        _ => vec![find_group(view.state, which, view).map_err(not_found)?],
+    })
+}
+
+pub fn collapse(view: &View, which: &GroupWhich, collapsed: bool) -> Result<Step, Refusal> {
+    let groups = groups_meant(view, which)?;
+    if groups.is_empty() {
+        return Err(not_found("There are no tab groups."));
+    }
+    let mut step = Step::default();
+    for g in &groups {
+        step.calls.push(Call::collapse_group(CollapseGroupArgs {
+            group_id: g.id,
+            collapsed: Some(collapsed),
+        }));
+    }
+    let verb = if collapsed { "Collapsed" } else { "Expanded" };
+    step.reply = match groups.as_slice() {
+        [g] => format!("{verb} the '{}' group.", g.title),
+        gs => format!("{verb} {} groups.", gs.len()),
+    };
+    Ok(step)
+}
+
+fn ungroup_group(group_id: i64) -> Call {
+    Call::ungroup_tabs(UngroupTabsArgs {
+        tab_ids: None,
+        group_id: Some(group_id),
+    })
+}
+
+pub fn ungroup(view: &View, which: &GroupWhich) -> Result<Step, Refusal> {
+    let groups = groups_meant(view, which)?;
+    let mut step = Step::default();
+    if groups.is_empty() {
+        step.reply = "There are no tab groups.".into();
+    }
+    for g in &groups {
+        step.calls.push(ungroup_group(g.id));
+    }
+    if !groups.is_empty() {
+        step.reply = format!("Ungrouped {}.", plural(groups.len(), "group"));
+    }
+    Ok(step)
+}
+
+pub fn ungroup_tabs(view: &View, target: &Target) -> Result<Step, Refusal> {
+    let mut step = Step::default();
+    // "ungroup news": a group's name before any tab's.
+    if let Selector::Named(phrases) = &target.selector {
+        if let [words] = phrases.as_slice() {
+            let name = words.join(" ");
+            if let Some(g) = view
+                .state
+                .groups
+                .iter()
+                .find(|g| g.title.eq_ignore_ascii_case(&name))
+            {
+                step.calls.push(ungroup_group(g.id));
+                step.reply = format!("Ungrouped the '{}' group.", g.title);
+                return Ok(step);
+            }
+        }
+    }
+    let r = target_ids(view, target)?;
+    let ids: Vec<i64> = r
+        .ids
+        .into_iter()
+        .filter(|id| view.tab(*id).is_some_and(|t| t.is_grouped()))
+        .collect();
+    if ids.is_empty() {
+        step.reply = "Those tabs are not in a group.".into();
+    } else {
+        step.calls.push(Call::ungroup_tabs(UngroupTabsArgs {
+            tab_ids: Some(ids.clone()),
+            group_id: None,
+        }));
+        step.reply = format!("Took {} out of their group.", plural(ids.len(), "tab"));
+    }
+    Ok(step)
+}

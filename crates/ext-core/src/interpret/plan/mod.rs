@@ -1,0 +1,246 @@
+//! From an intent to tool calls against a snapshot of the browser: which
+//! tabs it means, what to call, what to say, and whether to ask first.
+//! [`plan_intent`] sends each intent to its family's module; nothing here
+//! runs anything.
+
+mod bookmarks;
+mod browse;
+mod close;
+pub mod clusters;
+mod grouping;
+mod groups;
+mod history;
+mod move_tabs;
+mod open;
+mod questions;
+mod search;
+mod switch;
+mod tab_actions;
+
+pub use history::time_range;
+
+use super::parse::{Intent, Target};
+use super::resolve::{resolve, Resolved, View};
+use super::Options;
+use crate::error::{ErrorCode, ToolError};
+use crate::log::Call;
+use crate::memory::MemoryBrowser;
+use crate::tab_state::State;
+use crate::text::clip;
+use crate::tools;
+use futures::FutureExt;
+use serde_json::Value;
+
+/// What a clause comes to.
+#[derive(Debug, Default)]
+pub struct Step {
+    pub calls: Vec<Call>,
+    pub reply: String,
+    /// Why to ask first, if it is risky.
+    pub confirm: Option<String>,
+    /// Tabs acted on, for "the rest" in the next clause.
+    pub touched: Vec<i64>,
+}
+
+/// A clause that cannot be planned: the code to answer and what to say.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refusal {
+    pub code: ErrorCode,
+    pub reply: String,
+}
+
+pub(super) fn not_found(reply: impl Into<String>) -> Refusal {
+    Refusal {
+        code: ErrorCode::NotFound,
+        reply: reply.into(),
+    }
+}
+
+pub(super) fn refused(reply: impl Into<String>) -> Refusal {
+    Refusal {
+        code: ErrorCode::Refused,
+        reply: reply.into(),
+    }
+}
+
+pub(super) fn plural(n: usize, one: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {one}s")
+    }
+}
+
+pub(super) fn title(view: &View, id: i64) -> String {
+    view.tab(id)
+        .map(|t| {
+            let text = if t.title.trim().is_empty() {
+                &t.url
+            } else {
+                &t.title
+            };
+            clip(text, 50)
+        })
+        .unwrap_or_default()
+}
+
+pub(super) fn target_ids(view: &View, target: &Target) -> Result<Resolved, Refusal> {
+    resolve(view, target).map_err(not_found)
+}
+
+/// The one tab a singular reference means, or a question if it is not clear.
+pub(super) fn one_tab(view: &View, target: &Target, destructive: bool) -> Result<i64, Refusal> {
+    let r = target_ids(view, target)?;
+    match r.ids.as_slice() {
+        [] => Err(not_found(format!("No tab matches {}.", r.label))),
+        [id] => Ok(*id),
+        ids if destructive => Err(Refusal {
+            code: ErrorCode::InvalidArgs,
+            reply: format!(
+                "{} tabs match {}: {}. Which one?",
+                ids.len(),
+                r.label,
+                ids.iter()
+                    .take(5)
+                    .map(|id| format!("'{}'", title(view, *id)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }),
+        ids => {
+            // Not destructive: the most recently used, not the one in front.
+            let active = view.active().map(|t| t.id);
+            let best = ids
+                .iter()
+                .filter_map(|id| view.tab(*id))
+                .max_by(|a, b| {
+                    (Some(a.id) != active)
+                        .cmp(&(Some(b.id) != active))
+                        .then(a.last_accessed.total_cmp(&b.last_accessed))
+                })
+                .map(|t| t.id)
+                .unwrap_or(ids[0]);
+            Ok(best)
+        }
+    }
+}
+
+pub(super) fn capitalized(w: &str) -> String {
+    let mut c = w.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+/// Window ids in order, those with tabs only.
+pub(super) fn window_ids(state: &State) -> Vec<i64> {
+    let mut w: Vec<i64> = state.tabs.iter().map(|t| t.window_id).collect();
+    w.sort_unstable();
+    w.dedup();
+    w
+}
+
+pub(super) fn windows_with_tabs(state: &State) -> usize {
+    window_ids(state).len()
+}
+
+impl Refusal {
+    pub(super) fn invalid(reply: impl Into<String>) -> Refusal {
+        Refusal {
+            code: ErrorCode::InvalidArgs,
+            reply: reply.into(),
+        }
+    }
+}
+
+impl From<ToolError> for Refusal {
+    fn from(e: ToolError) -> Self {
+        Refusal {
+            code: e.code,
+            reply: e.message,
+        }
+    }
+}
+
+/// The calls, reply and question for one intent, from its family.
+pub fn plan_intent(intent: &Intent, view: &View, options: &Options) -> Result<Step, Refusal> {
+    match intent {
+        Intent::Close(target) => close::close(view, target, options),
+        Intent::CloseDuplicates { scope } => close::close_duplicates(view, *scope, options),
+        Intent::Switch(target) => switch::switch(view, target),
+        Intent::Bare(target) => switch::bare(view, target),
+        Intent::SwitchWindow(which) => switch::switch_window(view, *which),
+        Intent::Open(words) => open::open(view, words),
+        Intent::OpenUrl(url) => open::open_url(url),
+        Intent::OpenBookmark(words) => bookmarks::open_bookmark(view, words),
+        Intent::NewTab => Ok(browse::new_tab()),
+        Intent::Mute(target, mute) => tab_actions::mute(view, target, *mute),
+        Intent::Pin(target, pin) => tab_actions::pin(view, target, *pin),
+        Intent::Reload(target, hard) => tab_actions::reload(view, target, *hard),
+        Intent::Discard(target) => tab_actions::discard(view, target),
+        Intent::Duplicate(target) => tab_actions::duplicate(view, target),
+        Intent::GroupBySite(scope) => grouping::by_site(view, *scope),
+        Intent::GroupByTopic(scope) => grouping::by_topic(view, *scope),
+        Intent::Group {
+            target,
+            name,
+            color,
+        } => groups::group(view, target, name.as_deref(), *color),
+        Intent::RenameGroup(which, name) => groups::rename(view, which, name),
+        Intent::RecolorGroup(which, color) => groups::recolor(view, which, *color),
+        Intent::CollapseGroup(which, collapsed) => groups::collapse(view, which, *collapsed),
+        Intent::Ungroup(which) => groups::ungroup(view, which),
+        Intent::UngroupTabs(target) => groups::ungroup_tabs(view, target),
+        Intent::Move(target, dest) => move_tabs::move_tabs(view, target, dest),
+        Intent::Search { query, engine } => search::search(view, query, engine.as_deref()),
+        Intent::Bookmark { target, folder } => bookmarks::bookmark(view, target, folder.as_deref()),
+        Intent::FindBookmarks(query) => bookmarks::find_bookmarks(query),
+        Intent::History { query, span } => history::history(view, query, *span, options),
+        Intent::Count(target) => questions::count(view, target),
+        Intent::CountWindows => Ok(questions::count_windows(view)),
+        Intent::ListTabs(target) => questions::list(view, target),
+        Intent::ListEngines => Ok(questions::list_engines(view)),
+        Intent::ListGroups => Ok(questions::list_groups(view)),
+        Intent::Browse(action, amount) => browse::browse(view, *action, *amount, options),
+        // The background page answers these itself.
+        Intent::Undo | Intent::Yes | Intent::No => Ok(Step::default()),
+    }
+}
+
+/// A step of one call.
+pub(super) fn one_call(call: Call, reply: String, touched: Vec<i64>) -> Step {
+    Step {
+        calls: vec![call],
+        reply,
+        confirm: None,
+        touched,
+    }
+}
+
+/// Runs a step's calls on the simulated browser, so the next clause sees
+/// their effect; answers each call's result.
+pub fn simulate(sim: &MemoryBrowser, calls: &[Call]) -> Vec<Result<Value, ToolError>> {
+    calls
+        .iter()
+        .map(|c| {
+            tools::run_tool(sim, &c.tool, &c.args)
+                .now_or_never()
+                .unwrap_or_else(|| Err(ToolError::failed("the simulation did not finish")))
+                .map(|out| out.result)
+        })
+        .collect()
+}
+
+/// The state a snapshot gives the simulation (windows may be missing in a hand-written STATE).
+pub fn with_windows(mut state: State) -> State {
+    for t in &state.tabs {
+        if !state.windows.iter().any(|w| w.id == t.window_id) {
+            let focused = state.windows.is_empty();
+            state.windows.push(crate::tab_state::Window {
+                id: t.window_id,
+                focused,
+            });
+        }
+    }
+    state
+}

@@ -1,0 +1,136 @@
+//! Questions about the tabs, answered from the snapshot (the calls that
+//! back them only read).
+
+use super::{not_found, plural, title, windows_with_tabs, Refusal, Step};
+use crate::interpret::parse::{Scope, Selector, Target};
+use crate::interpret::resolve::{resolve, Resolved, View};
+use crate::log::Call;
+use crate::tools::args::{ListTabsArgs, NoArgs, WindowArgs};
+use crate::tools::ToolCall;
+
+/// The tabs of the focused window, or of every window.
+fn list_tabs(view: &View, scope: Scope) -> Call {
+    Call::list_tabs(ListTabsArgs {
+        window_id: (scope == Scope::ThisWindow).then_some(view.focused_window),
+        query: None,
+    })
+}
+
+/// "how many tabs", "how many youtube tabs are open in this window".
+pub fn count(view: &View, target: &Target) -> Result<Step, Refusal> {
+    let state = view.state;
+    let mut step = Step::default();
+    step.calls.push(list_tabs(view, target.scope));
+    let everything = matches!(target.selector, Selector::All) && target.except.is_none();
+    step.reply = if everything && target.scope == Scope::Everywhere {
+        format!(
+            "You have {} open in {}.",
+            plural(state.tabs.len(), "tab"),
+            plural(windows_with_tabs(state), "window")
+        )
+    } else {
+        let r = resolve(view, target).unwrap_or_else(|_| Resolved {
+            ids: Vec::new(),
+            explicit: true,
+            label: String::new(),
+            matched_per_name: Vec::new(),
+        });
+        let n = r.ids.len();
+        let noun = if n == 1 { "tab" } else { "tabs" };
+        let what = match &target.selector {
+            Selector::Named(_) => format!("{} {} {noun}", n, r.label),
+            Selector::Audible => format!("{n} {noun} playing"),
+            _ => format!("{n} {noun}"),
+        };
+        let place = match target.scope {
+            Scope::ThisWindow => " in this window",
+            Scope::OtherWindows => " in the other windows",
+            Scope::Everywhere => "",
+        };
+        format!("You have {what}{place}.")
+    };
+    Ok(step)
+}
+
+/// "list my tabs", "which tab is playing": the titles.
+pub fn list(view: &View, target: &Target) -> Result<Step, Refusal> {
+    let mut step = Step::default();
+    step.calls.push(list_tabs(view, target.scope));
+    let ids = match resolve(view, target) {
+        Ok(r) => r.ids,
+        Err(_) if matches!(target.selector, Selector::Audible) => Vec::new(),
+        Err(e) => return Err(not_found(e)),
+    };
+    let titles: Vec<String> = ids
+        .iter()
+        .take(10)
+        .map(|id| format!("'{}'", title(view, *id)))
+        .collect();
+    let more = if ids.len() > 10 { ", …" } else { "" };
+    step.reply = match (&target.selector, ids.len()) {
+        (Selector::Audible, 0) => "No tab is playing sound.".into(),
+        (Selector::Audible, _) => format!("Playing: {}{more}.", titles.join(", ")),
+        (_, 0) => "No tabs match.".into(),
+        (_, n) => format!("{} open: {}{more}.", plural(n, "tab"), titles.join(", ")),
+    };
+    Ok(step)
+}
+
+pub fn count_windows(view: &View) -> Step {
+    let state = view.state;
+    let n = windows_with_tabs(state);
+    Step {
+        calls: vec![list_tabs(view, Scope::Everywhere)],
+        reply: format!(
+            "You have {} open, with {} in all.",
+            plural(n, "window"),
+            plural(state.tabs.len(), "tab")
+        ),
+        ..Step::default()
+    }
+}
+
+pub fn list_engines(view: &View) -> Step {
+    let names: Vec<String> = view
+        .state
+        .search_engines
+        .iter()
+        .map(|e| {
+            if e.is_default {
+                format!("{} (default)", e.name)
+            } else {
+                e.name.clone()
+            }
+        })
+        .collect();
+    Step {
+        calls: vec![Call::list_search_engines(NoArgs {})],
+        reply: if names.is_empty() {
+            "No search engines are installed.".into()
+        } else {
+            format!("Search engines: {}.", names.join(", "))
+        },
+        ..Step::default()
+    }
+}
+
+pub fn list_groups(view: &View) -> Step {
+    let groups = &view.state.groups;
+    Step {
+        calls: vec![Call::list_groups(WindowArgs { window_id: None })],
+        reply: if groups.is_empty() {
+            "There are no tab groups.".into()
+        } else {
+            format!(
+                "{}: {}.",
+                plural(groups.len(), "group"),
+                groups
+                    .iter()
+                    .map(|g| format!("'{}'", g.title))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        },
+        ..Step::default()
+    }
+}

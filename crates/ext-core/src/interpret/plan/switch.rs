@@ -1,0 +1,67 @@
+//! Switching to a tab or a window; a bare name switches if it names a tab.
+
+use super::{not_found, one_call, one_tab, title, window_ids, Refusal, Step};
+use crate::error::ErrorCode;
+use crate::interpret::parse::{Target, WindowRef};
+use crate::interpret::resolve::View;
+use crate::log::Call;
+use crate::tools::args::TabIdArgs;
+use crate::tools::ToolCall;
+
+pub fn switch(view: &View, target: &Target) -> Result<Step, Refusal> {
+    let id = one_tab(view, target, false)?;
+    Ok(one_call(
+        Call::switch_tab(TabIdArgs { tab_id: id }),
+        format!("Switched to '{}'.", title(view, id)),
+        vec![id],
+    ))
+}
+
+/// A bare word that names no tab was probably not a name at all.
+pub fn bare(view: &View, target: &Target) -> Result<Step, Refusal> {
+    switch(view, target).map_err(|r| Refusal {
+        code: ErrorCode::UnknownCommand,
+        reply: format!(
+            "{} Try 'close the YouTube tabs', 'switch to Gmail' or 'group my tabs by site'.",
+            r.reply
+        ),
+    })
+}
+
+/// "switch to the other window": its active tab comes to the front.
+pub fn switch_window(view: &View, which: WindowRef) -> Result<Step, Refusal> {
+    let windows = window_ids(view.state);
+    let window = match which {
+        WindowRef::Other => {
+            let at = windows
+                .iter()
+                .position(|w| *w == view.focused_window)
+                .unwrap_or(0);
+            match windows.len() {
+                0 | 1 => return Err(not_found("There is no other window.")),
+                n => windows[(at + 1) % n],
+            }
+        }
+        WindowRef::Nth(n) => *windows
+            .get((n - 1).max(0) as usize)
+            .filter(|_| n >= 1)
+            .ok_or_else(|| {
+                not_found(format!(
+                    "There is no window {n}; there are {}.",
+                    windows.len()
+                ))
+            })?,
+    };
+    let tab = view
+        .state
+        .tabs
+        .iter()
+        .filter(|t| t.window_id == window)
+        .max_by_key(|t| (t.active, -t.index))
+        .ok_or_else(|| not_found("That window has no tabs."))?;
+    Ok(one_call(
+        Call::switch_tab(TabIdArgs { tab_id: tab.id }),
+        format!("Switched to the window with '{}'.", title(view, tab.id)),
+        vec![tab.id],
+    ))
+}

@@ -1,0 +1,108 @@
+//! Mute, pin, reload, unload and duplicate: tabs changed in place.
+
+use super::{capitalized, plural, refused, target_ids, title, Refusal, Step};
+use crate::interpret::parse::Target;
+use crate::interpret::resolve::View;
+use crate::log::Call;
+use crate::tools::args::{MuteTabsArgs, PinTabsArgs, ReloadTabsArgs, TabIdArgs, TabIdsArgs};
+use crate::tools::ToolCall;
+
+pub fn mute(view: &View, target: &Target, mute: bool) -> Result<Step, Refusal> {
+    let mut step = Step::default();
+    let r = target_ids(view, target)?;
+    let ids: Vec<i64> = r
+        .ids
+        .iter()
+        .copied()
+        .filter(|id| view.tab(*id).is_some_and(|t| t.muted != mute))
+        .collect();
+    let verb = if mute { "muted" } else { "unmuted" };
+    if ids.is_empty() {
+        step.reply = format!("Those tabs are already {verb}.");
+    } else {
+        step.calls.push(Call::mute_tabs(MuteTabsArgs {
+            tab_ids: ids.clone(),
+            muted: Some(mute),
+        }));
+        let mut reply = format!("{} {}.", capitalized(verb), plural(ids.len(), "tab"));
+        if ids.len() == 1 {
+            reply = format!("{} '{}'.", capitalized(verb), title(view, ids[0]));
+        }
+        step.reply = reply;
+        step.touched = ids;
+    }
+    Ok(step)
+}
+
+pub fn pin(view: &View, target: &Target, pin: bool) -> Result<Step, Refusal> {
+    let mut step = Step::default();
+    let r = target_ids(view, target)?;
+    let ids: Vec<i64> = r
+        .ids
+        .iter()
+        .copied()
+        .filter(|id| view.tab(*id).is_some_and(|t| t.pinned != pin))
+        .collect();
+    let verb = if pin { "pinned" } else { "unpinned" };
+    if ids.is_empty() {
+        step.reply = format!("Those tabs are already {verb}.");
+    } else {
+        step.calls.push(Call::pin_tabs(PinTabsArgs {
+            tab_ids: ids.clone(),
+            pinned: Some(pin),
+        }));
+        step.reply = format!("{} {}.", capitalized(verb), plural(ids.len(), "tab"));
+        step.touched = ids;
+    }
+    Ok(step)
+}
+
+pub fn reload(view: &View, target: &Target, hard: bool) -> Result<Step, Refusal> {
+    let mut step = Step::default();
+    let r = target_ids(view, target)?;
+    step.calls.push(Call::reload_tabs(ReloadTabsArgs {
+        tab_ids: r.ids.clone(),
+        bypass_cache: Some(hard),
+    }));
+    step.reply = format!("Reloaded {}.", plural(r.ids.len(), "tab"));
+    step.touched = r.ids;
+    Ok(step)
+}
+
+pub fn discard(view: &View, target: &Target) -> Result<Step, Refusal> {
+    let mut step = Step::default();
+    let r = target_ids(view, target)?;
+    let ids: Vec<i64> = r
+        .ids
+        .iter()
+        .copied()
+        .filter(|id| view.tab(*id).is_some_and(|t| !t.active && !t.discarded))
+        .collect();
+    if ids.is_empty() {
+        step.reply = "Nothing to unload: those tabs are active or unloaded already.".into();
+    } else {
+        step.calls.push(Call::discard_tabs(TabIdsArgs {
+            tab_ids: ids.clone(),
+        }));
+        step.reply = format!("Unloaded {} to free memory.", plural(ids.len(), "tab"));
+        step.touched = ids;
+    }
+    Ok(step)
+}
+
+pub fn duplicate(view: &View, target: &Target) -> Result<Step, Refusal> {
+    let mut step = Step::default();
+    let r = target_ids(view, target)?;
+    if r.ids.len() > 10 {
+        return Err(refused(format!(
+            "That would duplicate {} tabs; name fewer.",
+            r.ids.len()
+        )));
+    }
+    for id in &r.ids {
+        step.calls
+            .push(Call::duplicate_tab(TabIdArgs { tab_id: *id }));
+    }
+    step.reply = format!("Duplicated {}.", plural(r.ids.len(), "tab"));
+    Ok(step)
+}

@@ -1,0 +1,44 @@
+//! What the background page posts to a connected popup (port "popup") or
+//! options page (port "options").
+
+use crate::answer::VoiceStatus;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The name a page connects with.
+pub const POPUP: &str = "popup";
+pub const OPTIONS: &str = "options";
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ToPage {
+    /// A voice event ([`crate::worker::FromWorker`] as the background
+    /// keeps it: stamped `at_ms`, a command with its `answer`), or, on
+    /// connecting, where listening stands.
+    Voice {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        event: Option<Value>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        status: Option<VoiceStatus>,
+    },
+}
+
+impl ToPage {
+    pub fn event(event: Value) -> Self {
+        ToPage::Voice {
+            event: Some(event),
+            status: None,
+        }
+    }
+
+    pub fn status(status: VoiceStatus) -> Self {
+        ToPage::Voice {
+            event: None,
+            status: Some(status),
+        }
+    }
+
+    pub fn to_json(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
