@@ -12,8 +12,8 @@ pub struct ImportFiles {
     pub weights: usize,
 }
 
-/// Finds `config.json`, `tokenizer.json` and the weights (`.safetensors`
-/// or `.gguf`) among the picked files' names, or says what is missing.
+/// Finds `config.json`, `tokenizer.json` and the weights (`.safetensors`,
+/// `.gguf`, or a faster-whisper `model.bin`) among the picked files' names, or says what is missing.
 pub fn import_files(names: &[String]) -> Result<ImportFiles, String> {
     let find = |wanted: &dyn Fn(&str) -> bool| {
         let found: Vec<usize> = names
@@ -26,7 +26,8 @@ pub fn import_files(names: &[String]) -> Result<ImportFiles, String> {
     };
     let config = find(&|n| n == "config.json");
     let tokenizer = find(&|n| n == "tokenizer.json");
-    let weights = find(&|n| n.ends_with(".safetensors") || n.ends_with(".gguf"));
+    let weights =
+        find(&|n| n.ends_with(".safetensors") || n.ends_with(".gguf") || n == "model.bin");
     let mut missing = Vec::new();
     if config.is_empty() {
         missing.push("config.json");
@@ -35,7 +36,7 @@ pub fn import_files(names: &[String]) -> Result<ImportFiles, String> {
         missing.push("tokenizer.json");
     }
     if weights.is_empty() {
-        missing.push("the weights (.safetensors or .gguf)");
+        missing.push("the weights (.safetensors, .gguf or model.bin)");
     }
     if !missing.is_empty() {
         return Err(format!(
@@ -44,7 +45,9 @@ pub fn import_files(names: &[String]) -> Result<ImportFiles, String> {
         ));
     }
     if weights.len() > 1 {
-        return Err("Choose one weights file (.safetensors or .gguf), not several.".into());
+        return Err(
+            "Choose one weights file (.safetensors, .gguf or model.bin), not several.".into(),
+        );
     }
     Ok(ImportFiles {
         config: config[0],
@@ -104,6 +107,24 @@ mod tests {
                 config: 2,
                 tokenizer: 1,
                 weights: 0
+            })
+        );
+    }
+
+    #[test]
+    fn a_faster_whisper_directory_is_a_model_too() {
+        let picked = names(&[
+            "vocabulary.txt",
+            "config.json",
+            "model.bin",
+            "tokenizer.json",
+        ]);
+        assert_eq!(
+            import_files(&picked),
+            Ok(ImportFiles {
+                config: 1,
+                tokenizer: 3,
+                weights: 2
             })
         );
     }

@@ -46,6 +46,14 @@ fn quantizes(name: &str, shape: &[usize], dtype: GgmlDType) -> bool {
 pub fn safetensors_to_gguf(bytes: &[u8], dtype: GgmlDType) -> Result<Vec<u8>> {
     let tensors = candle_core::safetensors::load_buffer(bytes, &Device::Cpu)
         .map_err(|e| Error::model(format!("model.safetensors is not valid: {e}")))?;
+    tensors_to_gguf(&tensors, dtype)
+}
+
+/// Named tensors as a GGUF file whose matrices are `dtype`.
+pub fn tensors_to_gguf(
+    tensors: &std::collections::HashMap<String, Tensor>,
+    dtype: GgmlDType,
+) -> Result<Vec<u8>> {
     let mut names: Vec<&String> = tensors.keys().collect();
     names.sort();
     let quantized = names

@@ -26,7 +26,8 @@ pub enum WeightFile {
 
 impl ModelFiles {
     /// Reads `config.json`, `tokenizer.json` and `model.safetensors` or the
-    /// one `*.gguf` of a directory. (In wasm there are no files: the
+    /// one `*.gguf` of a directory, or converts a faster-whisper directory
+    /// (`model.bin`, `tokenizer.json`). (In wasm there are no files: the
     /// worker gets bytes.)
     pub fn from_dir(dir: &std::path::Path) -> Result<Self> {
         let read = |name: &str| {
@@ -34,6 +35,11 @@ impl ModelFiles {
                 .map_err(|e| Error::model(format!("{}: {e}", dir.join(name).display())))
         };
         let safetensors = dir.join("model.safetensors");
+        let model_bin = dir.join("model.bin");
+        if !safetensors.exists() && model_bin.exists() {
+            // A faster-whisper (CTranslate2) model, converted as it loads.
+            return crate::ctranslate2::convert(&read("model.bin")?, read("tokenizer.json")?, None);
+        }
         let weights = if safetensors.exists() {
             WeightFile::Safetensors(read("model.safetensors")?)
         } else {

@@ -7,6 +7,7 @@ pub mod audio;
 pub mod bench;
 pub mod clock;
 pub mod convert;
+pub mod ctranslate2;
 pub mod decode;
 pub mod engine;
 pub mod error;

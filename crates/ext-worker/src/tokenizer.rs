@@ -31,20 +31,36 @@ pub const MULTILINGUAL_VOCAB: usize = 51_865;
 pub struct WhisperTokenizer {
     inner: tokenizers::Tokenizer,
     pub specials: Specials,
+    /// Ids in all, timestamps included (derived where the file has none).
+    size: usize,
 }
 
+/// Timestamp tokens `<|0.00|>` … `<|30.00|>`.
+pub const TIMESTAMPS: usize = 1_501;
+
 impl WhisperTokenizer {
+    /// A hub or faster-whisper `tokenizer.json`. Timestamp tokens may be
+    /// missing (faster-whisper and older hub revisions leave them out):
+    /// they follow `<|notimestamps|>`. A byte-level BPE that lost GPT-2's
+    /// first merge (`Ġ t`, as one published base tokenizer did) gets it
+    /// back, so prompts encode as openai-whisper's tiktoken does.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
-        let inner = tokenizers::Tokenizer::from_bytes(bytes)
+        let repaired = with_first_merge(bytes);
+        let inner = tokenizers::Tokenizer::from_bytes(repaired.as_deref().unwrap_or(bytes))
             .map_err(|e| Error::tokenizer(format!("tokenizer.json does not load: {e}")))?;
         let id = |name: &str| inner.token_to_id(name);
-        // openai-whisper's rule (`n_vocab >= 51865`): hub tokenizers of the
-        // English-only models still list the language tokens, so their
-        // presence says nothing.
-        let multilingual = inner.get_vocab_size(true) >= MULTILINGUAL_VOCAB;
         let need = |name: &str| {
             id(name).ok_or_else(|| Error::tokenizer(format!("tokenizer.json has no {name} token")))
         };
+        let no_timestamps = need("<|notimestamps|>")?;
+        let timestamp_begin = id("<|0.00|>").unwrap_or(no_timestamps + 1);
+        let size = inner
+            .get_vocab_size(true)
+            .max(timestamp_begin as usize + TIMESTAMPS);
+        // openai-whisper's rule (`n_vocab >= 51865`): hub tokenizers of the
+        // English-only models still list the language tokens, so their
+        // presence says nothing.
+        let multilingual = size >= MULTILINGUAL_VOCAB;
         let specials = Specials {
             eot: need("<|endoftext|>")?,
             sot: need("<|startoftranscript|>")?,
@@ -52,21 +68,26 @@ impl WhisperTokenizer {
             sot_lm: need("<|startoflm|>")?,
             transcribe: need("<|transcribe|>")?,
             translate: need("<|translate|>")?,
-            no_timestamps: need("<|notimestamps|>")?,
+            no_timestamps,
             no_speech: id("<|nospeech|>").or_else(|| id("<|nocaptions|>")),
             english: id("<|en|>").filter(|_| multilingual),
-            timestamp_begin: need("<|0.00|>")?,
+            timestamp_begin,
         };
-        Ok(Self { inner, specials })
+        Ok(Self {
+            inner,
+            specials,
+            size,
+        })
     }
 
     pub fn is_multilingual(&self) -> bool {
         self.specials.english.is_some()
     }
 
-    /// Number of ids, special tokens included (must equal the model's).
+    /// Number of ids, special and timestamp tokens included (must equal
+    /// the model's).
     pub fn vocab_size(&self) -> usize {
-        self.inner.get_vocab_size(true)
+        self.size
     }
 
     /// Ids of plain text, no special tokens added.
@@ -147,4 +168,32 @@ impl WhisperTokenizer {
         }
         Ok(result)
     }
+}
+
+/// The tokenizer.json with GPT-2's first BPE merge (`Ġ t`) put back, if
+/// its vocabulary has `Ġt` but its merges lost it; None if nothing to mend.
+fn with_first_merge(bytes: &[u8]) -> Option<Vec<u8>> {
+    // Most files have it: a byte search spares parsing 2 MB of JSON.
+    let has = |needle: &str| bytes.windows(needle.len()).any(|w| w == needle.as_bytes());
+    if has("\"Ġ t\"") || has("[\"Ġ\",\"t\"]") || has("[\"Ġ\", \"t\"]") {
+        return None;
+    }
+    let mut json: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+    let model = json.get_mut("model")?;
+    model.get("vocab")?.get("Ġt")?;
+    let merges = model.get_mut("merges")?.as_array_mut()?;
+    let is_first = |m: &serde_json::Value| match m {
+        serde_json::Value::String(s) => s == "Ġ t",
+        serde_json::Value::Array(pair) => pair.len() == 2 && pair[0] == "Ġ" && pair[1] == "t",
+        _ => false,
+    };
+    if merges.is_empty() || merges.iter().any(is_first) {
+        return None;
+    }
+    let first = match merges[0] {
+        serde_json::Value::Array(_) => serde_json::json!(["Ġ", "t"]),
+        _ => serde_json::json!("Ġ t"),
+    };
+    merges.insert(0, first);
+    serde_json::to_vec(&json).ok()
 }

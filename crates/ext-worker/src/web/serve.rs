@@ -427,10 +427,25 @@ async fn import(
             Err(Error::args(format!("'{key}' must be the file's bytes")))
         }
     };
+    let weights = bytes("weights")?;
+    if crate::ctranslate2::is_model_bin(&weights) {
+        // A faster-whisper directory: converted here (its config.json is
+        // not a Hugging Face one, and is not needed).
+        if quantize {
+            post(FromWorker::Status(Status {
+                model: Some(id.into()),
+                ..Status::new(State::Quantizing)
+            }));
+        }
+        let dtype = quantize.then_some(GgmlDType::Q8_0);
+        let files = crate::ctranslate2::convert(&weights, bytes("tokenizer")?, dtype)?;
+        drop(weights);
+        return install(pipeline, id, files, Source::Import, false, fast).await;
+    }
     let files = ModelFiles {
         config: bytes("config")?,
         tokenizer: bytes("tokenizer")?,
-        weights: models::weight_file(bytes("weights")?),
+        weights: models::weight_file(weights),
     };
     install(pipeline, id, files, Source::Import, quantize, fast).await
 }
