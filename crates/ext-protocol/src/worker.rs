@@ -76,6 +76,8 @@ pub enum ToWorker {
     Remove { model: String },
     /// Lists the installed models; answers [`FromWorker::Models`].
     Installed,
+    /// Lists the models bundled in the .xpi; answers [`FromWorker::Models`].
+    Bundled,
     /// The AudioWorklet's port (`port` payload): its blocks arrive as
     /// [`ToWorker::Audio`].
     Port,
@@ -113,6 +115,7 @@ impl ToWorker {
             ToWorker::Import { .. } => "import",
             ToWorker::Remove { .. } => "remove",
             ToWorker::Installed => "installed",
+            ToWorker::Bundled => "bundled",
             ToWorker::Port => "port",
             ToWorker::Peer { .. } => "peer",
             ToWorker::Audio { .. } => "audio",
@@ -159,6 +162,12 @@ pub struct Heard {
     /// The 16-kHz samples Whisper heard (`echo`: how a test checks them).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pcm: Option<Vec<f32>>,
+    /// The fast pass repeated itself…
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub looped: bool,
+    /// …or was unsure, and the text is the full window's.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub fell_back: bool,
 }
 
 /// Milliseconds per stage of one transcription.
@@ -182,6 +191,8 @@ pub struct Transcribed {
     pub timings: Timings,
     pub no_speech_prob: Option<f32>,
     pub avg_logprob: f32,
+    pub looped: bool,
+    pub fell_back: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<Error>,
     /// The command worker's wasm memory after it.

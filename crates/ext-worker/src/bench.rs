@@ -138,6 +138,7 @@ pub fn wake_check(files: ModelFiles, projection: Projection) -> Result<WakeFigur
             prompt: Some("hey fox".into()),
             max_tokens: Some(tokens),
             audio_ctx: AudioCtx::Auto,
+            ..TranscribeOptions::default()
         };
         let ms = timed(|| {
             engine.transcribe(&utterance, &options).unwrap();
@@ -148,6 +149,7 @@ pub fn wake_check(files: ModelFiles, projection: Projection) -> Result<WakeFigur
         prompt: Some("hey fox".into()),
         max_tokens: Some(24),
         audio_ctx: AudioCtx::Auto,
+        ..TranscribeOptions::default()
     };
     let keep_going = |text: &str| crate::session::could_start_with_wake(text, "hey fox");
     let mut tokens = 0;

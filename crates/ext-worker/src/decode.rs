@@ -8,7 +8,7 @@
 
 use crate::error::{Error, Result};
 use crate::tokenizer::WhisperTokenizer;
-use crate::whisper::{argmax, log_softmax, Whisper};
+use crate::whisper::{argmax, log_softmax, DecoderState, Whisper};
 use candle_core::Tensor;
 
 #[derive(Debug, Clone, Default)]
@@ -19,6 +19,13 @@ pub struct DecodeOptions {
     /// At most this many tokens (`sample_len`); half the text context
     /// when unset, as in the original.
     pub max_tokens: Option<usize>,
+    /// Stop as soon as the text repeats itself (a block of tokens said
+    /// again and again) and keep its first saying.
+    pub stop_loops: bool,
+    /// Tokens nudged up (by the amount, in logits) at every step: the
+    /// words commands are made of and the tabs' names, so that a word
+    /// half heard comes out as one of them.
+    pub guide: Vec<(u32, f32)>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -32,6 +39,8 @@ pub struct Decoded {
     pub no_speech_prob: Option<f32>,
     /// Summed log-probability (end of text included) over tokens + 1.
     pub avg_logprob: f32,
+    /// It repeated itself, or ran to the token cap without ending.
+    pub looped: bool,
 }
 
 /// Tokens whose logits decoding sets to −∞, built once per model.
@@ -85,14 +94,14 @@ pub fn initial_tokens(
     Ok((tokens, sot_index))
 }
 
-/// Greedy decoding; `keep_going` sees the tokens so far after each one and
-/// can stop early (the wake-word check gives up on speech that is not for
-/// us).
+/// Greedy decoding from a started state (the audio's cross-attention);
+/// `keep_going` sees the tokens so far after each one and can stop early
+/// (the wake-word check gives up on speech that is not for us).
 pub fn greedy(
     model: &Whisper,
     tokenizer: &WhisperTokenizer,
     suppression: &Suppression,
-    audio_features: &Tensor,
+    mut state: DecoderState,
     options: &DecodeOptions,
     keep_going: &mut dyn FnMut(&[u32]) -> bool,
 ) -> Result<Decoded> {
@@ -101,7 +110,6 @@ pub fn greedy(
     let sample_len = options.max_tokens.unwrap_or(max_length / 2);
     let eot = tokenizer.specials.eot;
 
-    let mut state = model.start(audio_features)?;
     let hidden = model.feed(&mut state, &initial)?;
     let no_speech_prob = match tokenizer.specials.no_speech {
         Some(id) => {
@@ -113,28 +121,66 @@ pub fn greedy(
     let mut last = hidden.get(initial.len() - 1)?;
     let (mut tokens, mut token_logprobs) = (Vec::new(), Vec::new());
     let mut sum_logprob = 0f32;
+    let mut ended = false;
+    let mut looped = false;
     while tokens.len() < sample_len {
         let mut logits = model.logits(&last)?;
+        for &(token, boost) in &options.guide {
+            if let Some(l) = logits.get_mut(token as usize) {
+                *l += boost;
+            }
+        }
         suppression.apply(&mut logits, tokens.is_empty());
         let logprobs = log_softmax(&logits);
         let next = argmax(&logprobs) as u32;
         sum_logprob += logprobs[next as usize];
         if next == eot {
+            ended = true;
             break;
         }
         tokens.push(next);
         token_logprobs.push(logprobs[next as usize]);
+        if options.stop_loops {
+            if let Some(keep) = repeated_tail(&tokens) {
+                looped = true;
+                tokens.truncate(keep);
+                token_logprobs.truncate(keep);
+                break;
+            }
+        }
         if state.length >= max_length || tokens.len() == sample_len || !keep_going(&tokens) {
             break;
         }
         last = model.feed(&mut state, &[next])?.get(0)?;
     }
+    // Decoding to the cap without an end of text is a loop too.
+    looped |= !ended && tokens.len() >= sample_len;
     Ok(Decoded {
         avg_logprob: sum_logprob / (tokens.len() + 1) as f32,
         tokens,
         token_logprobs,
         no_speech_prob,
+        looped,
     })
+}
+
+/// If `tokens` end by saying the same block again (a block of 3 or more
+/// tokens twice, a shorter one four times), how many to keep: up to the
+/// end of its first saying.
+pub fn repeated_tail(tokens: &[u32]) -> Option<usize> {
+    let n = tokens.len();
+    for len in 1..=n / 2 {
+        let times = if len >= 3 { 2 } else { 4 };
+        if len * times > n {
+            continue;
+        }
+        let block = &tokens[n - len..];
+        let repeated = (1..times).all(|k| &tokens[n - len * (k + 1)..n - len * k] == block);
+        if repeated {
+            return Some(n - len * (times - 1));
+        }
+    }
+    None
 }
 
 /// The log-probability that the audio says `phrase` (as the first words
@@ -165,4 +211,22 @@ pub fn phrase_logprob(
         total += log_softmax(&logits)[token as usize];
     }
     Ok(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::repeated_tail;
+
+    #[test]
+    fn a_block_said_again_is_cut_back_to_its_first_saying() {
+        // "reload this tab reload this tab"
+        assert_eq!(repeated_tail(&[1, 2, 3, 1, 2, 3]), Some(3));
+        assert_eq!(repeated_tail(&[9, 1, 2, 3, 1, 2, 3]), Some(4));
+        // Short blocks only after four sayings: "tab tab" may be meant.
+        assert_eq!(repeated_tail(&[5, 5]), None);
+        assert_eq!(repeated_tail(&[5, 5, 5, 5]), Some(1));
+        assert_eq!(repeated_tail(&[1, 2, 1, 2, 1, 2, 1, 2]), Some(2));
+        assert_eq!(repeated_tail(&[1, 2, 3, 4, 1, 2, 3]), None);
+        assert_eq!(repeated_tail(&[]), None);
+    }
 }

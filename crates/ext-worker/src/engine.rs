@@ -73,9 +73,44 @@ pub enum AudioCtx {
     /// All 30 s, as the original: what parity needs.
     #[default]
     Full,
-    /// Only the audio and a little silence after it: a 3-s command costs a
-    /// tenth of the encoder time, at a small cost in accuracy.
+    /// Only the audio and a second of silence after it: a 3-s command costs
+    /// a tenth of the encoder time, but with real weights the decoder, which
+    /// never saw a window end so soon, often repeats itself to the cap.
     Auto,
+    /// The audio and at least this many seconds in all, padded with silence.
+    Min(u32),
+    /// The audio encoded as with [`AudioCtx::Min`] of these seconds (0:
+    /// as [`AudioCtx::Auto`]), and the rest of the 30 s taken from a window
+    /// of silence encoded once per model: the decoder attends to the 30 s
+    /// it was trained on (so it knows where speech ends) at the encoder
+    /// cost of the audio's own seconds.
+    Tail(u32),
+}
+
+impl AudioCtx {
+    /// The name `--audio-ctx` takes: full, auto, tail or min:SECONDS.
+    pub fn parse(text: &str) -> Option<Self> {
+        Some(match text {
+            "full" => Self::Full,
+            "auto" => Self::Auto,
+            "tail" => Self::Tail(0),
+            other => match other.split_once(':')? {
+                ("min", s) => Self::Min(s.parse().ok()?),
+                ("tail", s) => Self::Tail(s.parse().ok()?),
+                _ => return None,
+            },
+        })
+    }
+
+    pub fn name(self) -> String {
+        match self {
+            Self::Full => "full".into(),
+            Self::Auto => "auto".into(),
+            Self::Tail(0) => "tail".into(),
+            Self::Tail(s) => format!("tail:{s}"),
+            Self::Min(s) => format!("min:{s}"),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -86,6 +121,114 @@ pub struct TranscribeOptions {
     pub max_tokens: Option<usize>,
     #[serde(default, alias = "audioCtx")]
     pub audio_ctx: AudioCtx,
+    /// Stop when the text starts repeating itself, keeping its first
+    /// saying.
+    #[serde(default, alias = "stopLoops")]
+    pub stop_loops: bool,
+    /// Decode again over the full 30 s when a shorter window's text looped
+    /// or Whisper was unsure of it (average log-probability below −1, as
+    /// openai-whisper falls back on temperature).
+    #[serde(default)]
+    pub fallback: bool,
+    /// Guided decoding: the prompt's words nudged up by this much (in
+    /// logits) at every step; 0 is free decoding.
+    #[serde(default)]
+    pub guide: f32,
+}
+
+/// Below this average log-probability a fast pass is redone at full
+/// context (openai-whisper's `logprob_threshold`).
+pub const FALLBACK_LOGPROB: f32 = -1.0;
+
+/// How spoken utterances are decoded: the window the encoder sees and the
+/// guards against a decoder that repeats itself. The extension, `twctl
+/// hear` and `transcribe` use [`Decoding::SHIPPED`]; `make bench` charts
+/// the others.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Decoding {
+    pub audio_ctx: AudioCtx,
+    pub stop_loops: bool,
+    pub fallback: bool,
+    /// See [`TranscribeOptions::guide`].
+    pub guide: f32,
+}
+
+impl Decoding {
+    pub const SHIPPED: Decoding = Decoding {
+        audio_ctx: AudioCtx::Tail(0),
+        stop_loops: true,
+        fallback: false,
+        guide: 0.0,
+    };
+
+    /// Options for a transcription with this decoding.
+    pub fn options(&self, prompt: Option<String>, max_tokens: usize) -> TranscribeOptions {
+        TranscribeOptions {
+            prompt: prompt.filter(|p| !p.trim().is_empty()),
+            max_tokens: Some(max_tokens),
+            audio_ctx: self.audio_ctx,
+            stop_loops: self.stop_loops,
+            fallback: self.fallback,
+            guide: self.guide,
+        }
+    }
+}
+
+impl Default for Decoding {
+    fn default() -> Self {
+        Self::SHIPPED
+    }
+}
+
+impl Decoding {
+    /// The command-line flags that change the decoding, shared by
+    /// `transcribe`, `twctl hear` and `speech-bench` so that each names a
+    /// scheme the same way.
+    pub const FLAGS: &'static str = "[--audio-ctx full|auto|tail|tail:S|min:S] \
+[--stop-loops|--no-stop-loops] [--fallback|--no-fallback] [--guide BIAS]";
+
+    /// Applies `flag` if it is a decoding flag (taking its value from
+    /// `value`): `None` when it is not one, an error for a bad value.
+    pub fn flag(
+        &mut self,
+        flag: &str,
+        value: impl FnOnce() -> std::result::Result<String, String>,
+    ) -> Option<std::result::Result<(), String>> {
+        let applied = match flag {
+            "--audio-ctx" => value().and_then(|v| {
+                self.audio_ctx = AudioCtx::parse(&v).ok_or(format!(
+                    "--audio-ctx {v}: say full, auto, tail, tail:SECONDS or min:SECONDS"
+                ))?;
+                Ok(())
+            }),
+            "--stop-loops" => {
+                self.stop_loops = true;
+                Ok(())
+            }
+            "--no-stop-loops" => {
+                self.stop_loops = false;
+                Ok(())
+            }
+            "--fallback" => {
+                self.fallback = true;
+                Ok(())
+            }
+            "--no-fallback" => {
+                self.fallback = false;
+                Ok(())
+            }
+            "--guide" => value().and_then(|v| {
+                self.guide = v
+                    .parse()
+                    .ok()
+                    .filter(|g: &f32| g.is_finite() && *g >= 0.0)
+                    .ok_or(format!("--guide {v}: a logit bias of 0 or more"))?;
+                Ok(())
+            }),
+            _ => return None,
+        };
+        Some(applied)
+    }
 }
 
 /// Milliseconds per stage.
@@ -104,6 +247,11 @@ pub struct Transcript {
     pub audio_ctx: usize,
     /// Seconds of audio heard (at most 30; longer audio is trimmed).
     pub audio_seconds: f32,
+    /// The first pass repeated itself or ran to the cap.
+    pub looped: bool,
+    /// The text is the full context's, after a fast pass that looped or
+    /// was unsure.
+    pub fell_back: bool,
 }
 
 /// Extra mel frames of silence kept after the audio with `AudioCtx::Auto`,
@@ -115,6 +263,9 @@ pub struct Engine {
     tokenizer: WhisperTokenizer,
     mel: MelSpectrogram,
     suppression: Suppression,
+    /// Cross-attention keys and values of 30 s of silence, per decoder
+    /// block ([`AudioCtx::Tail`]); encoded on first use.
+    silence: std::cell::OnceCell<Vec<(candle_core::Tensor, candle_core::Tensor)>>,
 }
 
 impl Engine {
@@ -149,6 +300,7 @@ impl Engine {
             model,
             tokenizer,
             mel,
+            silence: std::cell::OnceCell::new(),
         })
     }
 
@@ -172,13 +324,15 @@ impl Engine {
     /// Mel frames the encoder gets for `samples` samples.
     fn frames_for(&self, samples: usize, ctx: AudioCtx) -> usize {
         let full = N_FRAMES.min(2 * self.model.config.max_source_positions);
-        match ctx {
-            AudioCtx::Full => full,
-            AudioCtx::Auto => {
-                let frames = samples.min(N_SAMPLES).div_ceil(HOP_LENGTH) + AUTO_MARGIN_FRAMES;
-                (frames.div_ceil(2) * 2).min(full)
+        let audio = samples.min(N_SAMPLES).div_ceil(HOP_LENGTH) + AUTO_MARGIN_FRAMES;
+        let frames = match ctx {
+            AudioCtx::Full => return full,
+            AudioCtx::Auto => audio,
+            AudioCtx::Min(seconds) | AudioCtx::Tail(seconds) => {
+                audio.max(seconds as usize * SAMPLE_RATE / HOP_LENGTH)
             }
-        }
+        };
+        (frames.div_ceil(2) * 2).min(full)
     }
 
     /// The log-mel `[n_mels, frames]` the encoder gets for 16-kHz `pcm`.
@@ -200,19 +354,47 @@ impl Engine {
         options: &TranscribeOptions,
         keep_going: &dyn Fn(&str) -> bool,
     ) -> Result<Transcript> {
+        let first = self.pass(pcm, options, options.audio_ctx, keep_going)?;
+        let unsure = first.looped || first.avg_logprob < FALLBACK_LOGPROB;
+        if !(options.fallback && unsure && options.audio_ctx != AudioCtx::Full) {
+            return Ok(first);
+        }
+        let mut second = self.pass(pcm, options, AudioCtx::Full, keep_going)?;
+        second.timings.mel += first.timings.mel;
+        second.timings.encoder += first.timings.encoder;
+        second.timings.decoder += first.timings.decoder;
+        second.looped = first.looped;
+        second.fell_back = true;
+        Ok(second)
+    }
+
+    /// One transcription over `ctx`.
+    fn pass(
+        &self,
+        pcm: &[f32],
+        options: &TranscribeOptions,
+        ctx: AudioCtx,
+        keep_going: &dyn Fn(&str) -> bool,
+    ) -> Result<Transcript> {
         let t0 = now_ms();
-        let (mel, frames) = self.mel(pcm, options.audio_ctx)?;
+        let (mel, frames) = self.mel(pcm, ctx)?;
         let t1 = now_ms();
         let features = self.model.encode(&mel, frames)?;
+        let state = match ctx {
+            AudioCtx::Tail(_) => self.model.start_with_tail(&features, self.silence()?)?,
+            _ => self.model.start(&features)?,
+        };
         let t2 = now_ms();
         let decoded = decode::greedy(
             &self.model,
             &self.tokenizer,
             &self.suppression,
-            &features,
+            state,
             &DecodeOptions {
                 prompt: options.prompt.clone(),
                 max_tokens: options.max_tokens,
+                stop_loops: options.stop_loops,
+                guide: self.guide_tokens(options),
             },
             &mut |tokens| keep_going(&self.tokenizer.decode(tokens).unwrap_or_default()),
         )?;
@@ -230,7 +412,56 @@ impl Engine {
             },
             audio_ctx: frames / 2,
             audio_seconds: pcm.len().min(N_SAMPLES) as f32 / SAMPLE_RATE as f32,
+            looped: decoded.looped,
+            fell_back: false,
         })
+    }
+
+    /// The tokens of the prompt's words, spelled as Whisper may write them
+    /// (with and without a space before, lower case and capitalized), each
+    /// with the guide's boost.
+    fn guide_tokens(&self, options: &TranscribeOptions) -> Vec<(u32, f32)> {
+        let Some(prompt) = options.prompt.as_deref().filter(|_| options.guide != 0.0) else {
+            return Vec::new();
+        };
+        let mut tokens: Vec<u32> = Vec::new();
+        for word in prompt
+            .split(|c: char| !c.is_alphanumeric() && c != '\'')
+            .filter(|w| w.chars().count() >= 2)
+        {
+            let lower = word.to_lowercase();
+            let mut capital = lower.chars();
+            let capital: String = capital
+                .next()
+                .map(|f| f.to_uppercase().chain(capital).collect())
+                .unwrap_or_default();
+            for spelling in [word, &lower, &capital] {
+                for text in [format!(" {spelling}"), spelling.to_string()] {
+                    tokens.extend(self.tokenizer.encode(&text).unwrap_or_default());
+                }
+            }
+        }
+        tokens.sort_unstable();
+        tokens.dedup();
+        tokens.into_iter().map(|t| (t, options.guide)).collect()
+    }
+
+    /// The silence tail's keys and values, encoded on first use.
+    fn silence(&self) -> Result<&[(candle_core::Tensor, candle_core::Tensor)]> {
+        if let Some(kv) = self.silence.get() {
+            return Ok(kv);
+        }
+        let (mel, frames) = self.mel(&[0.0; HOP_LENGTH], AudioCtx::Full)?;
+        let features = self.model.encode(&mel, frames)?;
+        let kv = self.model.cross_keys_values(&features)?;
+        Ok(self.silence.get_or_init(|| kv))
+    }
+
+    /// Encodes the silence tail now (it is otherwise encoded on the first
+    /// [`AudioCtx::Tail`] transcription): when a model loads, so a command
+    /// does not wait for it.
+    pub fn prepare_tail(&self) -> Result<()> {
+        self.silence().map(|_| ())
     }
 
     /// Log-probability that `pcm` starts with `phrase` (the wake word).

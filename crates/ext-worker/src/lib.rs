@@ -21,7 +21,9 @@ pub mod tokenizer;
 pub mod vad;
 pub mod whisper;
 
-pub use engine::{AudioCtx, Engine, ModelFiles, TranscribeOptions, Transcript, WeightFile};
+pub use engine::{
+    AudioCtx, Decoding, Engine, ModelFiles, TranscribeOptions, Transcript, WeightFile,
+};
 pub use error::{Error, ErrorCode};
 pub use whisper::Projection;
 mod service;

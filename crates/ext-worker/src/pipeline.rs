@@ -6,7 +6,7 @@
 //! are commands. Pure logic: the browser binding (`web/serve.rs`) only
 //! converts messages, and fetches and keeps model files.
 
-use crate::engine::{AudioCtx, ModelFiles, TranscribeOptions, Transcript};
+use crate::engine::{AudioCtx, Decoding, ModelFiles, TranscribeOptions, Transcript};
 use crate::error::{Error, Result};
 use crate::service::{Heard, Service, UTTERANCE_TOKENS};
 use crate::session::{Outcome, VoiceSession, VoiceSettings};
@@ -101,6 +101,25 @@ impl Pipeline {
             }),
             Err(e) => FromWorker::error(e.into(), None),
         }
+    }
+
+    /// A new recording: nothing heard, waiting for the wake word, no
+    /// command handed over; the model, settings and vocabulary stay.
+    pub fn reset(&mut self) {
+        self.session.cancel();
+        self.heard_ms = 0.0;
+        self.level = (0.0, 0);
+        self.speech_started_ms = 0.0;
+        self.partial_samples = 0;
+        self.jobs.clear();
+        self.service.reset_listener(self.session.expects_command());
+        self.listen();
+    }
+
+    /// How utterances are decoded ([`Decoding::SHIPPED`] unless a
+    /// comparison says otherwise: `twctl hear`'s flags).
+    pub fn set_decoding(&mut self, decoding: Decoding) {
+        self.service.set_decoding(decoding);
     }
 
     /// Transcribes 16-kHz samples with the loaded model, as asked.
@@ -374,11 +393,10 @@ impl Pipeline {
     /// In the command model's worker: the transcript of a handed-over
     /// utterance (or its error), for the listening worker.
     pub fn transcribe_for_peer(&mut self, id: u64, pcm: &[f32], prompt: &str) -> Transcribed {
-        let options = TranscribeOptions {
-            prompt: Some(prompt.to_string()).filter(|p| !p.trim().is_empty()),
-            max_tokens: Some(UTTERANCE_TOKENS),
-            audio_ctx: AudioCtx::Auto,
-        };
+        let options = self
+            .service
+            .decoding()
+            .options(Some(prompt.to_string()), UTTERANCE_TOKENS);
         match self.service.transcribe(pcm, &options) {
             Ok(t) => Transcribed {
                 id,
@@ -389,6 +407,8 @@ impl Pipeline {
                 timings: t.timings.clone(),
                 no_speech_prob: t.no_speech_prob,
                 avg_logprob: t.avg_logprob,
+                looped: t.looped,
+                fell_back: t.fell_back,
                 error: None,
                 memory_bytes: None,
             },
@@ -430,6 +450,8 @@ impl Pipeline {
             no_speech_prob: reply.no_speech_prob,
             avg_logprob: reply.avg_logprob,
             pcm: self.echo_audio.then_some(job.pcm),
+            looped: reply.looped,
+            fell_back: reply.fell_back,
         };
         let mut message = self.outcome_message(outcome, heard);
         if let FromWorker::Command(command) = &mut message {
@@ -450,6 +472,8 @@ impl Pipeline {
             no_speech_prob: t.no_speech_prob,
             avg_logprob: t.avg_logprob,
             pcm: self.echo_audio.then_some(pcm),
+            looped: t.looped,
+            fell_back: t.fell_back,
         }
     }
 

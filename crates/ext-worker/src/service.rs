@@ -4,7 +4,7 @@
 //! as it decodes). A failed request leaves the model that was there.
 
 use crate::clock::now_ms;
-use crate::engine::{AudioCtx, Engine, ModelFiles, TranscribeOptions, Transcript};
+use crate::engine::{AudioCtx, Decoding, Engine, ModelFiles, TranscribeOptions, Transcript};
 use crate::error::{Error, ErrorCode, Result};
 use crate::listener::Listener;
 use crate::session::could_start_with_wake;
@@ -36,6 +36,9 @@ pub struct Service {
     listener: Listener,
     prompt: Option<String>,
     wake_phrase: Option<String>,
+    decoding: Decoding,
+    /// The silences that end an utterance, passive and active (ms).
+    end_silences: Option<(usize, usize)>,
 }
 
 impl Service {
@@ -46,7 +49,18 @@ impl Service {
     /// The silences that end an utterance, waiting for the wake word and
     /// taking a command.
     pub fn set_end_silences(&mut self, passive_ms: usize, active_ms: usize) {
+        self.end_silences = Some((passive_ms, active_ms));
         self.listener.set_end_silences(passive_ms, active_ms);
+    }
+
+    /// Forgets what was heard (a new recording), keeping the model and
+    /// how to listen.
+    pub fn reset_listener(&mut self, expects_command: bool) {
+        self.listener = Listener::new();
+        if let Some((passive, active)) = self.end_silences {
+            self.listener.set_end_silences(passive, active);
+        }
+        self.listener.set_expects_command(expects_command);
     }
 
     /// How to take the next utterances: as a command (longer pauses) or
@@ -94,6 +108,15 @@ impl Service {
         Ok((shape, now_ms() - start))
     }
 
+    /// How utterances are decoded from now on.
+    pub fn set_decoding(&mut self, decoding: Decoding) {
+        self.decoding = decoding;
+    }
+
+    pub fn decoding(&self) -> Decoding {
+        self.decoding
+    }
+
     pub fn unload(&mut self) {
         self.engine = None;
     }
@@ -120,11 +143,12 @@ impl Service {
         if pcm.is_empty() {
             return None;
         }
-        let options = TranscribeOptions {
-            prompt: self.prompt.clone(),
-            max_tokens: Some(PARTIAL_TOKENS),
-            audio_ctx: AudioCtx::Auto,
+        // A courtesy redone every second: never the slow fallback.
+        let decoding = Decoding {
+            fallback: false,
+            ..self.decoding
         };
+        let options = decoding.options(self.prompt.clone(), PARTIAL_TOKENS);
         self.engine().ok()?.transcribe(pcm, &options).ok()
     }
 
@@ -148,11 +172,7 @@ impl Service {
             VadEvent::SpeechStarted => Some(Heard::Started),
             VadEvent::Dropped => None,
             VadEvent::Utterance(pcm) => {
-                let options = TranscribeOptions {
-                    prompt: self.prompt.clone(),
-                    max_tokens: Some(UTTERANCE_TOKENS),
-                    audio_ctx: AudioCtx::Auto,
-                };
+                let options = self.decoding.options(self.prompt.clone(), UTTERANCE_TOKENS);
                 let heard = self.engine().and_then(|e| match &self.wake_phrase {
                     Some(phrase) => e.transcribe_while(pcm, &options, &|text| {
                         could_start_with_wake(text, phrase)

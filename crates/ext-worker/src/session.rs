@@ -162,12 +162,21 @@ impl VoiceSession {
 fn words(text: &str) -> Vec<String> {
     let mut cleaned = String::with_capacity(text.len());
     let mut depth = 0usize;
-    for c in text.chars() {
+    let chars: Vec<char> = text.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        // "wikipedia.org", "docs.rs/serde": a dot or slash between letters
+        // is part of an address, kept for the interpreter.
+        let inside = |c: char| {
+            i > 0
+                && chars[i - 1].is_alphanumeric()
+                && chars.get(i + 1).is_some_and(|n| n.is_alphanumeric())
+                && ".:/".contains(c)
+        };
         match c {
             '[' | '(' | '*' => depth += 1,
             ']' | ')' => depth = depth.saturating_sub(1),
             _ if depth > 0 => {}
-            c if c.is_alphanumeric() || c == '\'' => cleaned.extend(c.to_lowercase()),
+            c if c.is_alphanumeric() || c == '\'' || inside(c) => cleaned.extend(c.to_lowercase()),
             _ => cleaned.push(' '),
         }
     }
@@ -200,6 +209,16 @@ pub fn strip_wake(words: &[String], phrase: &str) -> Option<Vec<String>> {
     if words.len() >= phrase.len() && words.iter().zip(&phrase).all(|(w, p)| close(w, p)) {
         return Some(words[phrase.len()..].to_vec());
     }
+    // A greeting heard as another greeting ("a fox", "eh fox", "hi fox"):
+    // the name must be right, the word before it only a vowel sound.
+    if phrase.len() == 2
+        && words.len() >= 2
+        && greeting(&phrase[0])
+        && greeting(&words[0])
+        && close(&words[1], &phrase[1])
+    {
+        return Some(words[2..].to_vec());
+    }
     // Run together in one word ("heyfox").
     let joined = phrase.concat();
     if words.first().is_some_and(|w| close(w, &joined)) {
@@ -227,7 +246,9 @@ pub fn could_start_with_wake(text: &str, phrase: &str) -> bool {
     if heard.first().is_some_and(|w| close(w, &joined)) {
         return true;
     }
-    let whole_words_match = heard.iter().zip(&phrase).all(|(w, p)| close(w, p));
+    let whole_words_match = heard.iter().zip(&phrase).enumerate().all(|(i, (w, p))| {
+        close(w, p) || (i == 0 && phrase.len() == 2 && greeting(w) && greeting(p))
+    });
     if !whole_words_match {
         return false;
     }
@@ -247,10 +268,25 @@ pub fn could_start_with_wake(text: &str, phrase: &str) -> bool {
         || (heard.is_empty() && lead < 2 && LEAD_INS.iter().any(|f| near_start_of(f)))
 }
 
-/// Equal, or one edit apart when both are 3 letters or more.
+/// A short word of vowel sounds, a greeting ("hey", "hi", "a", "eh").
+fn greeting(w: &str) -> bool {
+    !w.is_empty() && w.len() <= 3 && w.chars().all(|c| "aeiouyh".contains(c))
+}
+
+/// Equal, or one edit apart when both are 3 letters or more and the
+/// consonants agree: "hay" and "fax" are how "hey fox" gets spelled, "hey
+/// box" and "hay for" are other words.
 fn close(word: &str, target: &str) -> bool {
+    let consonants = |w: &str| {
+        let mut out: Vec<char> = w.chars().filter(|c| !"aeiouy".contains(*c)).collect();
+        out.dedup();
+        out
+    };
     word == target
-        || (word.chars().count() >= 3 && target.chars().count() >= 3 && edits(word, target) <= 1)
+        || (word.chars().count() >= 3
+            && target.chars().count() >= 3
+            && edits(word, target) <= 1
+            && consonants(word) == consonants(target))
 }
 
 /// Levenshtein distance.
@@ -357,6 +393,8 @@ mod tests {
             "ok hey fox",
             "Oh, hey fox.",
             "hey foxx",
+            "a fox",
+            "Eh, fox.",
         ];
         for text in yes {
             assert_eq!(session().heard(text, 0.0), Outcome::Wake, "{text}");
@@ -371,6 +409,10 @@ mod tests {
             "(music)",
             "",
             "what does the fox say",
+            // Near misses: another consonant is another word.
+            "hey box that is nice",
+            "hay for the horses",
+            "hey folks let's start",
         ];
         for text in no {
             assert_eq!(session().heard(text, 0.0), Outcome::Ignore, "{text}");

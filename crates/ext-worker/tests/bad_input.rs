@@ -345,7 +345,7 @@ fn transcribe_binary_prints_the_engines_json() {
     assert!(err.contains("not a readable WAV"), "{err}");
     let (ok, _, err) = run(env!("CARGO_BIN_EXE_transcribe"), &["--audio-ctx", "half"]);
     assert!(!ok);
-    assert!(err.contains("full or auto"), "{err}");
+    assert!(err.contains("--audio-ctx half: say full, auto"), "{err}");
 }
 
 #[test]

@@ -6,7 +6,7 @@
 use ext_protocol::settings::{ListenSettings, VoiceSettings};
 use ext_protocol::worker::{FromWorker, ToWorker as Control};
 use ext_worker::pipeline::Pipeline;
-use ext_worker::{audio, Engine, ModelFiles, Projection, TranscribeOptions};
+use ext_worker::{audio, Decoding, Engine, ModelFiles, Projection};
 use serde_json::Value;
 use std::path::Path;
 
@@ -79,14 +79,11 @@ fn samples(message: &Value) -> Vec<f32> {
         .collect()
 }
 
-/// What the engine itself makes of `pcm`, prompted and capped as given.
+/// What the engine itself makes of `pcm`, prompted and capped as given,
+/// with the decoding the extension ships.
 fn whisper(pcm: &[f32], prompt: &str, max_tokens: usize) -> ext_worker::Transcript {
     let engine = Engine::load(&model(), Projection::Exact).unwrap();
-    let options = TranscribeOptions {
-        prompt: Some(prompt.into()),
-        max_tokens: Some(max_tokens),
-        audio_ctx: ext_worker::AudioCtx::Auto,
-    };
+    let options = Decoding::SHIPPED.options(Some(prompt.into()), max_tokens);
     engine.transcribe(pcm, &options).unwrap()
 }
 

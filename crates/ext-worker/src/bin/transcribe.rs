@@ -1,18 +1,22 @@
 //! transcribe --model DIR --audio WAV [--json] [--prompt TEXT]
-//!            [--max-tokens N] [--audio-ctx full|auto] [--fast]
+//!            [--max-tokens N] [--fast] [--audio-ctx full|auto|tail|tail:S|min:S]
+//!            [--stop-loops|--no-stop-loops] [--fallback|--no-fallback] [--guide BIAS]
 //!
 //! Transcribes a WAV (any rate, any channels, 16-bit or float) with a
 //! Whisper model directory (config.json, tokenizer.json, and
-//! model.safetensors or a .gguf), using the same code as the extension's
-//! speech worker. `--json` prints text, tokens, token_logprobs,
-//! no_speech_prob, avg_logprob and timings (ms).
+//! model.safetensors or a .gguf, or a faster-whisper model.bin), using the
+//! same code and the same decoding as the extension's speech worker
+//! (`--audio-ctx full --no-stop-loops` decodes as openai-whisper does).
+//! `--json` prints text, tokens, token_logprobs, no_speech_prob,
+//! avg_logprob, timings (ms), looped and fell_back.
 
-use ext_worker::{audio, AudioCtx, Engine, ModelFiles, Projection, TranscribeOptions};
+use ext_worker::{audio, Decoding, Engine, ModelFiles, Projection, TranscribeOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: transcribe --model DIR --audio WAV [--json] [--prompt TEXT] \
-[--max-tokens N] [--audio-ctx full|auto] [--fast]";
+[--max-tokens N] [--fast] [--audio-ctx full|auto|tail|tail:S|min:S] \
+[--stop-loops|--no-stop-loops] [--fallback|--no-fallback] [--guide BIAS]";
 
 struct Args {
     model: PathBuf,
@@ -24,28 +28,25 @@ struct Args {
 
 fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let (mut model, mut audio, mut json, mut fast) = (None, None, false, false);
-    let mut options = TranscribeOptions::default();
+    let (mut decoding, mut prompt, mut max_tokens) = (Decoding::SHIPPED, None, None);
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or(format!("{arg} needs a value"));
+        if let Some(applied) = decoding.flag(&arg, &mut value) {
+            applied?;
+            continue;
+        }
         match arg.as_str() {
             "--model" => model = Some(PathBuf::from(value()?)),
             "--audio" => audio = Some(PathBuf::from(value()?)),
             "--json" => json = true,
             "--fast" => fast = true,
-            "--prompt" => options.prompt = Some(value()?),
+            "--prompt" => prompt = Some(value()?),
             "--max-tokens" => {
                 let v = value()?;
-                options.max_tokens = Some(
+                max_tokens = Some(
                     v.parse()
                         .map_err(|_| format!("--max-tokens {v}: not a number"))?,
                 );
-            }
-            "--audio-ctx" => {
-                options.audio_ctx = match value()?.as_str() {
-                    "full" => AudioCtx::Full,
-                    "auto" => AudioCtx::Auto,
-                    other => return Err(format!("--audio-ctx {other}: say full or auto")),
-                }
             }
             "-h" | "--help" => return Err(USAGE.into()),
             other => return Err(format!("unknown argument {other}\n{USAGE}")),
@@ -56,7 +57,10 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
         audio: audio.ok_or(format!("--audio is required\n{USAGE}"))?,
         json,
         fast,
-        options,
+        options: TranscribeOptions {
+            max_tokens,
+            ..decoding.options(prompt, 0)
+        },
     })
 }
 

@@ -103,7 +103,8 @@ fn handle(pipeline: &Rc<RefCell<Pipeline>>, data: JsValue) {
         request @ (ToWorker::Load(_)
         | ToWorker::Import { .. }
         | ToWorker::Remove { .. }
-        | ToWorker::Installed) => {
+        | ToWorker::Installed
+        | ToWorker::Bundled) => {
             let pipeline = pipeline.clone();
             wasm_bindgen_futures::spawn_local(async move {
                 let kind = request.kind();
@@ -115,6 +116,10 @@ fn handle(pipeline: &Rc<RefCell<Pipeline>>, data: JsValue) {
                         fast,
                     } => import(&pipeline, &data, &model, quantize, fast).await,
                     ToWorker::Remove { model } => remove(&model).await,
+                    ToWorker::Bundled => Ok(FromWorker::Models {
+                        installed: store::bundled_ids().await,
+                        request: None,
+                    }),
                     _ => installed().await,
                 };
                 // Every answer, success or failure, names its request.

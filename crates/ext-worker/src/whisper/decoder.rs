@@ -78,10 +78,46 @@ impl Decoder {
     /// Starts an utterance: the cross-attention keys and values of its audio
     /// features (`[1, t, d]`).
     pub fn start(&self, audio: &Tensor) -> Result<DecoderState> {
-        let cross = self
-            .blocks
+        Ok(DecoderState {
+            cross: self.cross_keys_values(audio)?,
+            cache: vec![None; self.blocks.len()],
+            length: 0,
+        })
+    }
+
+    /// Per block, the cross-attention keys and values (`[1, h, t, dh]`) of
+    /// audio features `[1, t, d]`.
+    pub fn cross_keys_values(&self, audio: &Tensor) -> Result<Vec<(Tensor, Tensor)>> {
+        self.blocks
             .iter()
             .map(|b| b.cross_attention.keys_values(audio))
+            .collect()
+    }
+
+    /// [`Decoder::start`] over the features of a short window followed by
+    /// `tail`'s positions from there on (keys and values of the encoded
+    /// 30-s window of silence): the decoder attends to the whole 30 s it
+    /// was trained on, while only the audio's own seconds were encoded.
+    pub fn start_with_tail(
+        &self,
+        audio: &Tensor,
+        tail: &[(Tensor, Tensor)],
+    ) -> Result<DecoderState> {
+        let own = self.cross_keys_values(audio)?;
+        let from = audio.dim(1)?;
+        let cross = own
+            .into_iter()
+            .zip(tail)
+            .map(|((k, v), (tk, tv))| {
+                let rest = tk.dim(2)?.saturating_sub(from);
+                if rest == 0 {
+                    return Ok((k, v));
+                }
+                Ok((
+                    Tensor::cat(&[&k, &tk.narrow(2, from, rest)?], 2)?,
+                    Tensor::cat(&[&v, &tv.narrow(2, from, rest)?], 2)?,
+                ))
+            })
             .collect::<Result<_>>()?;
         Ok(DecoderState {
             cross,

@@ -69,6 +69,22 @@ impl Whisper {
         self.decoder.start(audio_features)
     }
 
+    /// Cross-attention keys and values of audio features, per decoder
+    /// block (kept for the silence tail: see [`Whisper::start_with_tail`]).
+    pub fn cross_keys_values(&self, audio_features: &Tensor) -> Result<Vec<(Tensor, Tensor)>> {
+        self.decoder.cross_keys_values(audio_features)
+    }
+
+    /// Starts decoding short features followed by a tail of another
+    /// encoding's keys and values (the silence of a 30-s window).
+    pub fn start_with_tail(
+        &self,
+        audio_features: &Tensor,
+        tail: &[(Tensor, Tensor)],
+    ) -> Result<DecoderState> {
+        self.decoder.start_with_tail(audio_features, tail)
+    }
+
     /// Hidden states `[n, d]` of `tokens` fed after the state's.
     pub fn feed(&self, state: &mut DecoderState, tokens: &[u32]) -> Result<Tensor> {
         self.decoder.forward(state, tokens)
