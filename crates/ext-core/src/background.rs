@@ -101,7 +101,9 @@ impl<B: Browser, S: Storage> Background<B, S> {
                 schemas: tools::schemas(),
             }),
             Request::Tool { name, args } => to_json(&self.run_tool(&name, &args).await),
-            Request::Command { text } => to_json(&self.run_command(&text).await),
+            Request::Command { text, spoken } => {
+                to_json(&self.run_command_as(&text, spoken).await)
+            }
             Request::Undo { undo_id } => to_json(&self.undo(undo_id.as_deref()).await),
             Request::Log { limit } => {
                 let limit = limit.unwrap_or(self.settings.borrow().log_max_entries as u64) as usize;
@@ -203,6 +205,13 @@ impl<B: Browser, S: Storage> Background<B, S> {
     /// A typed or spoken command, run through the offline interpreter.
     /// Risky plans wait for "yes"; anything else cancels them.
     pub async fn run_command(&self, text: &str) -> CommandAnswer {
+        self.run_command_as(text, false).await
+    }
+
+    /// A command as typed (`spoken: false`) or as heard by the speech
+    /// worker (`spoken: true`: what Whisper misheard may be mended, see
+    /// [`interpret::plan_spoken`]).
+    pub async fn run_command_as(&self, text: &str, spoken: bool) -> CommandAnswer {
         let _guard = self.busy.lock().await;
         if let Err(e) = self.ensure_loaded().await {
             return CommandAnswer::failed(e);
@@ -218,7 +227,11 @@ impl<B: Browser, S: Storage> Background<B, S> {
             Ok(s) => s,
             Err(e) => return self.refuse(text, e).await,
         };
-        let plan = interpret::plan(text, &state, &self.options());
+        let plan = if spoken {
+            interpret::plan_spoken(text, &state, &self.options())
+        } else {
+            interpret::plan(text, &state, &self.options())
+        };
         match (plan.special, pending) {
             (Some(Special::Yes), Some(p)) => return self.execute(&p.text, p.plan).await,
             (Some(Special::Yes), None) => {

@@ -4,6 +4,7 @@
 
 pub mod background;
 pub mod browser;
+pub mod corpus;
 pub mod error;
 pub mod interpret;
 pub mod llm;

@@ -7,6 +7,26 @@ use url::Url;
 
 /// At most this many characters (Whisper's prompt holds 223 tokens).
 pub const MAX_CHARS: usize = 400;
+
+/// The words commands are made of, the ones Whisper mishears most (it
+/// writes "and group" for "ungroup", "and do" for "undo", "but mark" for
+/// "bookmark" unless told to expect them).
+pub const COMMAND_WORDS: &str = "Close, switch to, open, mute, unmute, pin, unpin, reload, discard, duplicate, group, ungroup, bookmark, undo, move, search, scroll, zoom, tab, tabs.";
+
+/// [`prompt`] after the command words: what commands are transcribed with.
+pub fn command_prompt<'a>(tabs: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+    let tabs = prompt(tabs);
+    let mut out = String::from(COMMAND_WORDS);
+    for phrase in tabs.split(", ") {
+        if out.chars().count() + 2 + phrase.chars().count() > MAX_CHARS {
+            break;
+        }
+        out.push(' ');
+        out.push_str(phrase);
+        out.push(',');
+    }
+    out.trim_end_matches(',').to_string()
+}
 /// Words kept from each title.
 const TITLE_WORDS: usize = 4;
 

@@ -14,7 +14,10 @@ pub fn message_for(line: &str) -> Result<Option<Request>, String> {
         return Ok(Some(Request::Undo { undo_id: None }));
     }
     let Some(rest) = line.strip_prefix('/') else {
-        return Ok(Some(Request::Command { text: line.into() }));
+        return Ok(Some(Request::Command {
+            text: line.into(),
+            spoken: false,
+        }));
     };
     let (name, args) = match rest.find(|c: char| c.is_whitespace()) {
         Some(at) => (&rest[..at], rest[at..].trim()),

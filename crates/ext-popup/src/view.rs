@@ -59,7 +59,7 @@ pub fn answer_view(request: &Request, answer: &Value) -> EntryView {
     let said = match request {
         Request::Tool { name, .. } => format!("/{name}"),
         Request::Undo { .. } => "undo".to_string(),
-        Request::Command { text } => text.clone(),
+        Request::Command { text, .. } => text.clone(),
         other => other.kind().to_string(),
     };
     let mut calls = calls(answer);

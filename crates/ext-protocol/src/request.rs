@@ -15,9 +15,12 @@ pub enum Request {
         #[serde(default)]
         args: Value,
     },
-    /// A typed or spoken command, through the offline interpreter.
+    /// A typed or spoken command, through the offline interpreter. A
+    /// spoken one (`spoken: true`) may be mended where Whisper misheard it.
     Command {
         text: String,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        spoken: bool,
     },
     /// Reverts the newest change, or the one named.
     Undo {

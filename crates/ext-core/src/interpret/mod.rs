@@ -7,6 +7,7 @@
 //! `tests/corpus/<family>.corpus`. [`plan`] is the entry point; it never
 //! runs anything.
 
+mod hearing;
 pub mod parse;
 mod plan;
 mod resolve;
@@ -93,6 +94,42 @@ pub fn needs_bookmarks(text: &str) -> Option<Vec<String>> {
         }
     }
     (!wanted.is_empty()).then_some(wanted)
+}
+
+/// Most mended readings of a spoken command tried before giving up.
+const MAX_MENDS: usize = 12;
+
+/// Plans a spoken command: what was heard, with Whisper's systematic
+/// confusions rewritten ("and group" for "ungroup"), and, if that means
+/// nothing (no such command, no such tab), the first mended reading that
+/// does, which the reply names. Typed commands go to [`plan`] as they are.
+pub fn plan_spoken(input: &str, state: &State, options: &Options) -> Plan {
+    let heard = hearing::always(&text::raw_words(input)).join(" ");
+    let first = plan(&heard, state, options);
+    if !matches!(
+        first.error,
+        Some(ErrorCode::UnknownCommand | ErrorCode::NotFound)
+    ) {
+        return first;
+    }
+    for candidate in hearing::mends(&text::words(&heard), state)
+        .into_iter()
+        .take(MAX_MENDS)
+    {
+        let meant = candidate.join(" ");
+        let mended = plan(&meant, state, options);
+        // Mended into "undo", but never into a "yes" or "no".
+        let answer = matches!(mended.special, Some(Special::Yes | Special::No));
+        if mended.error.is_none() && !answer {
+            let note = format!("(Heard as “{meant}”.)");
+            return Plan {
+                reply: format!("{note} {}", mended.reply),
+                question: mended.question.map(|q| format!("{note} {q}")),
+                ..mended
+            };
+        }
+    }
+    first
 }
 
 /// Plans a command against a snapshot of the browser.

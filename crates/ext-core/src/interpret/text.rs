@@ -8,6 +8,11 @@ pub const MAX_INPUT_CHARS: usize = 500;
 /// Leading or trailing words that carry no meaning in a command.
 const FILLERS: &[&[&str]] = &[
     &["hey", "fox"],
+    // How Whisper writes "hey fox" when it is said again ("hay fox, hay
+    // fox, close …"); the wake-word session already took the first.
+    &["hay", "fox"],
+    &["eh", "fox"],
+    &["a", "fox"],
     &["hey", "firefox"],
     &["ok", "fox"],
     &["okay", "fox"],
@@ -207,6 +212,14 @@ pub fn ordinal(word: &str) -> Option<i64> {
 /// comma or semicolon becomes the word "," (it can end a clause: "close
 /// youtube, mute slack").
 pub fn words(input: &str) -> Vec<String> {
+    let mut words = raw_words(input);
+    apply_fixes(&mut words);
+    strip_fillers(&mut words);
+    words
+}
+
+/// [`words`] before recognition slips are mended and fillers dropped.
+pub fn raw_words(input: &str) -> Vec<String> {
     let clipped: String = input.chars().take(MAX_INPUT_CHARS).collect();
     let mut cleaned = String::with_capacity(clipped.len());
     for c in clipped.chars() {
@@ -228,8 +241,6 @@ pub fn words(input: &str) -> Vec<String> {
         .filter(|w| !w.is_empty() && !DISFLUENCIES.contains(&w.as_str()))
         .collect();
     words.dedup_by(|a, b| a == "," && b == ",");
-    apply_fixes(&mut words);
-    strip_fillers(&mut words);
     words
 }
 

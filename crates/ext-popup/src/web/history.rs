@@ -43,6 +43,7 @@ pub fn render_entry(view: &EntryView) -> Element {
             on(&button, "click", move |_| {
                 spawn_local(run(Request::Command {
                     text: answer.to_string(),
+                    spoken: false,
                 }));
             });
             let _ = li.append_child(&button);

@@ -71,6 +71,7 @@ fn voice_event(event: &Value) {
         Some("command") if event["answer"].is_object() => {
             let request = Request::Command {
                 text: event["text"].as_str().unwrap_or_default().to_string(),
+                spoken: true,
             };
             show_answer(&request, &event["answer"]);
         }

@@ -162,6 +162,7 @@ fn scroll(w: Words) -> Option<Intent> {
         "very",
         "way",
         "all",
+        "on",
     ];
     let to_end = |w: Words| -> Option<BrowseAction> {
         if !all_in(w, &end_words) {
@@ -330,7 +331,7 @@ fn new_tab(w: Words) -> bool {
         && all_in(
             before,
             &[
-                "a", "an", "new", "blank", "empty", "another", "fresh", "one", "more",
+                "a", "an", "the", "new", "blank", "empty", "another", "fresh", "one", "more",
             ],
         )
 }

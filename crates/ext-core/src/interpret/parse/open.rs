@@ -54,24 +54,38 @@ fn open(w: Words) -> Option<Intent> {
     None
 }
 
-/// A web address in the words ("bbc.co.uk", "https://x.org/a").
+/// How a web address is read out: "docs dot rs slash serde".
+const SPOKEN_PUNCTUATION: &[(&str, &str)] = &[
+    ("dot", "."),
+    ("slash", "/"),
+    ("colon", ":"),
+    ("dash", "-"),
+    ("hyphen", "-"),
+    ("underscore", "_"),
+];
+
+/// A web address in the words ("bbc.co.uk", "https://x.org/a", and as
+/// said: "bbc dot co dot uk", "docs dot rs slash serde").
 pub fn url_in(w: Words) -> Option<String> {
     if w.len() != 1 {
-        // "bbc dot co dot uk"
-        if w.iter().any(|x| x == "dot") && w.len() >= 3 {
+        let spoken = |x: &str| SPOKEN_PUNCTUATION.iter().find(|(said, _)| *said == x);
+        if w.len() >= 3 && w.iter().any(|x| spoken(x).is_some()) {
             let joined: String = w
                 .iter()
-                .map(|x| if x == "dot" { "." } else { x.as_str() })
+                .map(|x| spoken(x).map_or(x.as_str(), |(_, mark)| mark))
                 .collect();
             return url_in(&[joined]);
         }
         return None;
     }
     let x = &w[0];
+    // The host's last label is the top-level domain: letters, two or more.
+    let host = x.split('/').next().unwrap_or_default();
     let looks = x.contains("://")
-        || (x.contains('.')
-            && !x.ends_with('.')
-            && x.split('.')
+        || (host.contains('.')
+            && !host.ends_with('.')
+            && host
+                .split('.')
                 .next_back()
                 .is_some_and(|tld| tld.len() >= 2 && tld.chars().all(|c| c.is_ascii_alphabetic())));
     looks.then(|| x.clone())

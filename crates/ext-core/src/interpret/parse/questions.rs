@@ -19,10 +19,9 @@ fn questions(w: Words) -> Option<Intent> {
         return Some(intent);
     }
     let list_start = ["list", "show", "what", "which", "what's", "whats", "tell"];
-    if list_start.contains(&w[0].as_str())
-        && w.iter().any(|x| x == "groups")
-        && !w.iter().any(|x| x == "tabs")
-    {
+    // "what groups are there"; "what group do I have" as Whisper hears it.
+    let groups = mentions(w, &["groups"]) || (mentions(w, &["group"]) && mentions(w, &["have"]));
+    if list_start.contains(&w[0].as_str()) && groups && !w.iter().any(|x| x == "tabs") {
         return Some(Intent::ListGroups);
     }
     if list_start.contains(&w[0].as_str()) && mentions(w, &["engine", "engines"]) {
@@ -50,6 +49,7 @@ const BEING: &[&str] = &[
     "we",
     "you",
     "still",
+    "they",
 ];
 
 /// The words of a question without `BEING`, but keeping "in this window".

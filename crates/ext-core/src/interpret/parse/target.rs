@@ -238,9 +238,20 @@ fn selector(w: &[String]) -> (Selector, bool) {
         return (Selector::Rest, false);
     }
     if only(&[
-        "other", "tabs", "the", "all", "ones", "others", "every", "tab", "my",
-    ]) && (has("other") || has("others"))
+        "other",
+        "tabs",
+        "the",
+        "all",
+        "ones",
+        "others",
+        "every",
+        "tab",
+        "my",
+        "background",
+        "inactive",
+    ]) && (has("other") || has("others") || has("background") || has("inactive"))
     {
+        // "the background tabs": every tab but the one in front.
         return (Selector::Others, false);
     }
     if only(&[
