@@ -1,48 +1,93 @@
-//! `twctl`: the interpreter and tools from the command line, against a JSON
-//! snapshot of the browser (the STATE schema), built from the same code as
-//! the extension.
+//! `twctl`: the interpreter, the tools and the voice path from the command
+//! line, against a JSON snapshot of the browser (the STATE schema), built
+//! from the same code as the extension.
 //!
 //!   twctl plan  --state STATE.json "utterance"          the plan; runs nothing
 //!   twctl apply --state STATE.json [--yes] "utterance"  runs it on the in-memory browser
+//!   twctl hear  --state STATE.json --model DIR --audio WAV [--listen passive|active]
+//!               [--apply [--yes]] [--no-tab-prompt] [decoding flags]
+//!
+//! The decoding flags are `transcribe`'s (see `Decoding::FLAGS`); without
+//! them, `hear` decodes as the extension does (`Decoding::SHIPPED`).
+//!
+//! `hear` runs what the extension runs on a recording (resampling, voice
+//! activity detection, the wake-word session, the open tabs' names as the
+//! prompt, Whisper with the shipped decoding, then the interpreter) and
+//! prints `{heard, wake, command, for_us}` merged with what `plan` (or, with
+//! `--apply`, `apply`) prints for the command. Speech without the wake word
+//! while passive is not for us and changes nothing.
 
-use ext_core::interpret::{self, Options};
-use ext_core::memory::MemoryBrowser;
-use ext_core::storage::MemoryStorage;
-use ext_core::{Background, State};
-use futures::executor::block_on;
+use ext_cli::hear::{vocabulary_of, Ear, Listen};
+use ext_cli::run;
+use ext_core::State;
+use ext_worker::{Decoding, ModelFiles};
 use serde_json::{json, Value};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: twctl plan --state STATE.json \"utterance\"\n       twctl apply --state STATE.json [--yes] \"utterance\"\n(STATE.json may be - for standard input)";
+const USAGE: &str = "usage: twctl plan --state STATE.json \"utterance\"
+       twctl apply --state STATE.json [--yes] \"utterance\"
+       twctl hear --state STATE.json --model DIR --audio WAV [--listen passive|active]
+                  [--apply [--yes]] [--no-tab-prompt]
+                  [--audio-ctx full|auto|tail|tail:S|min:S] [--stop-loops|--no-stop-loops]
+                  [--fallback|--no-fallback] [--guide BIAS]
+(STATE.json may be - for standard input; without decoding flags, hear decodes
+as the extension does)";
 
+#[derive(Default)]
 struct Args {
     command: String,
     state: String,
     yes: bool,
+    apply: bool,
     utterance: String,
+    model: Option<PathBuf>,
+    audio: Option<PathBuf>,
+    listen: Option<Listen>,
+    decoding: Decoding,
+    tab_prompt: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
     let mut args = std::env::args().skip(1);
     let command = args.next().ok_or("missing command")?;
-    if command != "plan" && command != "apply" {
+    if !["plan", "apply", "hear"].contains(&command.as_str()) {
         return Err(format!("unknown command '{command}'"));
     }
-    let (mut state, mut yes, mut words) = (None, false, Vec::new());
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--state" => state = Some(args.next().ok_or("--state needs a file")?),
-            "--yes" => yes = true,
+    let mut a = Args {
+        command,
+        tab_prompt: true,
+        ..Args::default()
+    };
+    let (mut state, mut words) = (None, Vec::new());
+    while let Some(arg) = args.next() {
+        let mut value = || args.next().ok_or(format!("{arg} needs a value"));
+        if let Some(applied) = a.decoding.flag(&arg, &mut value) {
+            applied?;
+            continue;
+        }
+        match arg.as_str() {
+            "--state" => state = Some(value()?),
+            "--yes" => a.yes = true,
+            "--apply" => a.apply = true,
+            "--model" => a.model = Some(value()?.into()),
+            "--audio" => a.audio = Some(value()?.into()),
+            "--listen" => {
+                let v = value()?;
+                a.listen =
+                    Some(Listen::parse(&v).ok_or(format!("--listen {v}: say passive or active"))?);
+            }
+            "--no-tab-prompt" => a.tab_prompt = false,
             "-h" | "--help" => return Err(String::new()),
-            _ => words.push(a),
+            _ => words.push(arg),
         }
     }
-    Ok(Args {
-        command,
-        state: state.ok_or("--state is required")?,
-        yes,
-        utterance: words.join(" "),
-    })
+    a.state = state.ok_or("--state is required")?;
+    a.utterance = words.join(" ");
+    if a.command == "hear" && (a.model.is_none() || a.audio.is_none()) {
+        return Err("hear needs --model and --audio".into());
+    }
+    Ok(a)
 }
 
 fn read_state(path: &str) -> Result<State, String> {
@@ -52,6 +97,34 @@ fn read_state(path: &str) -> Result<State, String> {
         std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?
     };
     serde_json::from_str(&text).map_err(|e| format!("{path} is not a STATE snapshot: {e}"))
+}
+
+fn hear(args: &Args, state: State) -> Result<Value, String> {
+    let model = args.model.as_ref().expect("checked");
+    let files = ModelFiles::from_dir(model).map_err(|e| e.message)?;
+    let mut ear = Ear::new(files, args.decoding)?;
+    let audio = args.audio.as_ref().expect("checked");
+    let wav = std::fs::read(audio).map_err(|e| format!("{}: {e}", audio.display()))?;
+    let vocabulary = if args.tab_prompt {
+        vocabulary_of(&state)
+    } else {
+        String::new()
+    };
+    let listen = args.listen.unwrap_or(Listen::Passive);
+    let hearing = ear.hear_wav(&wav, listen, &vocabulary)?;
+    let mut out = match (&hearing.command, args.apply) {
+        (Some(command), true) => run::apply(state, command, args.yes, true),
+        (Some(command), false) => run::plan(&state, command, true),
+        (None, true) => serde_json::to_value(&state).unwrap_or_else(|_| json!({})),
+        (None, false) => json!({}),
+    };
+    let heard = serde_json::to_value(&hearing).unwrap_or(Value::Null);
+    if let (Some(out), Some(heard)) = (out.as_object_mut(), heard.as_object()) {
+        for (k, v) in heard {
+            out.insert(k.clone(), v.clone());
+        }
+    }
+    Ok(out)
 }
 
 fn main() -> ExitCode {
@@ -73,33 +146,16 @@ fn main() -> ExitCode {
         }
     };
     let out = match args.command.as_str() {
-        "plan" => {
-            let plan = interpret::plan(&args.utterance, &state, &Options::default());
-            let mut v = serde_json::to_value(&plan).unwrap_or(Value::Null);
-            if let Some(obj) = v.as_object_mut() {
-                obj.remove("special");
+        "plan" => run::plan(&state, &args.utterance, false),
+        "apply" => run::apply(state, &args.utterance, args.yes, false),
+        _ => match hear(&args, state) {
+            Ok(out) => out,
+            Err(e) => {
+                eprintln!("twctl: {e}");
+                return ExitCode::FAILURE;
             }
-            v
-        }
-        _ => apply(state, &args.utterance, args.yes),
+        },
     };
     println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     ExitCode::SUCCESS
-}
-
-fn apply(state: State, utterance: &str, yes: bool) -> Value {
-    let bg = Background::new(MemoryBrowser::new(state), MemoryStorage::default());
-    let mut answer = block_on(bg.handle(json!({ "type": "command", "text": utterance })));
-    let asked = answer["needs_confirmation"] == true;
-    if asked && yes {
-        answer = block_on(bg.handle(json!({ "type": "command", "text": "yes" })));
-    }
-    let mut out = serde_json::to_value(bg.browser().state()).unwrap_or_else(|_| json!({}));
-    out["performed"] = answer["calls"].clone();
-    out["reply"] = answer["reply"].clone();
-    out["needs_confirmation"] = json!(asked && !yes);
-    if let Some(e) = answer.get("error") {
-        out["error"] = e.clone();
-    }
-    out
 }

@@ -1,0 +1,193 @@
+//! speech-bench --model DIR [--model DIR …] [--schemes S,S,…] [--subset]
+//!              [--corpus target/speech-corpus] [--dir tests/speech] [--misses]
+//!
+//! Hears every recording of the spoken-command corpus (or its fixed
+//! subset) through `twctl hear`'s path with each decoding scheme, and
+//! prints, side by side: command success (what was heard, run through the
+//! interpreter against tests/speech/state.json, does what the line says),
+//! word error rate, wake-word false accepts and false rejects, loops and
+//! fallbacks, and the encoder and decoder time per recording.
+//!
+//! A scheme is a window (`full`, `auto`, `tail`, `min:SECONDS`) with aids:
+//! `+stop` (stop at repetition), `+fallback` (full window when the fast
+//! pass loops or is unsure), `+notabs` / `+nocmds` (no tab names, or no
+//! command words, in the prompt), `+guide:N` (the prompt's words nudged up
+//! by N logits).
+//! Measurements, not tests: nothing here asserts.
+
+use ext_cli::hear::Ear;
+use ext_cli::score::{median, Tally};
+use ext_cli::speech::{self, Kind, Recording};
+use ext_worker::{AudioCtx, Decoding, ModelFiles};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Clone, Debug)]
+struct Scheme {
+    name: String,
+    decoding: Decoding,
+    tab_prompt: bool,
+    command_words: bool,
+}
+
+fn scheme(text: &str) -> Result<Scheme, String> {
+    let mut parts = text.split('+');
+    let ctx = parts.next().unwrap_or_default();
+    let mut s = Scheme {
+        name: text.to_string(),
+        decoding: Decoding {
+            audio_ctx: AudioCtx::parse(ctx).ok_or(format!("unknown window {ctx:?}"))?,
+            stop_loops: false,
+            fallback: false,
+            guide: 0.0,
+        },
+        tab_prompt: true,
+        command_words: true,
+    };
+    for aid in parts {
+        match aid {
+            "stop" => s.decoding.stop_loops = true,
+            "fallback" => s.decoding.fallback = true,
+            "notabs" => s.tab_prompt = false,
+            "nocmds" => s.command_words = false,
+            guide if guide.starts_with("guide:") => {
+                s.decoding.guide = guide[6..].parse().map_err(|_| format!("bad {guide}"))?;
+            }
+            other => return Err(format!("unknown aid {other:?}")),
+        }
+    }
+    Ok(s)
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("speech-bench: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run() -> Result<(), String> {
+    let mut args = std::env::args().skip(1);
+    let mut models: Vec<PathBuf> = Vec::new();
+    let mut schemes = vec![scheme("tail")?];
+    let (mut subset, mut misses) = (false, false);
+    let mut corpus = PathBuf::from("target/speech-corpus");
+    let mut dir = PathBuf::from("tests/speech");
+    while let Some(arg) = args.next() {
+        let mut value = || args.next().ok_or(format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--model" => models.push(value()?.into()),
+            "--schemes" => {
+                schemes = value()?.split(',').map(scheme).collect::<Result<_, _>>()?;
+            }
+            "--subset" => subset = true,
+            "--misses" => misses = true,
+            "--corpus" => corpus = value()?.into(),
+            "--dir" => dir = value()?.into(),
+            other => return Err(format!("unknown argument {other}")),
+        }
+    }
+    if models.is_empty() {
+        return Err("give at least one --model DIR".into());
+    }
+    let (cases, _) = speech::load(&dir)?;
+    let state = speech::state(&dir)?;
+    let manifest = std::fs::read(corpus.join("corpus.json"))
+        .map_err(|e| format!("{}: {e} (run speech-corpus first)", corpus.display()))?;
+    let recordings: Vec<Recording> =
+        serde_json::from_slice(&manifest).map_err(|e| e.to_string())?;
+    let recordings: Vec<&Recording> = recordings.iter().filter(|r| r.subset || !subset).collect();
+    let audio: Vec<Vec<u8>> = recordings
+        .iter()
+        .map(|r| std::fs::read(corpus.join(&r.file)).map_err(|e| format!("{}: {e}", r.file)))
+        .collect::<Result<_, _>>()?;
+    let tabs = ext_core::vocabulary::prompt(
+        state
+            .tabs
+            .iter()
+            .map(|t| (t.title.as_str(), t.url.as_str())),
+    );
+    println!(
+        "{} recordings ({} not for us){}",
+        recordings.len(),
+        recordings
+            .iter()
+            .filter(|r| r.kind == Kind::NotForUs)
+            .count(),
+        if subset { ", the fixed subset" } else { "" }
+    );
+    println!(
+        "{:<14} {:<22} {:>8} {:>6} {:>7} {:>7} {:>6} {:>6} {:>9} {:>9} {:>7}",
+        "model",
+        "scheme",
+        "success",
+        "WER",
+        "f.acc",
+        "f.rej",
+        "loops",
+        "fallb",
+        "enc ms",
+        "dec ms",
+        "wall s"
+    );
+    for model in &models {
+        let name = model
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let files = ModelFiles::from_dir(model).map_err(|e| e.message)?;
+        let mut ear = Ear::new(files, Decoding::SHIPPED)?;
+        for s in &schemes {
+            ear.set_decoding(s.decoding);
+            let tab_list: Vec<(&str, &str)> = if s.tab_prompt {
+                state
+                    .tabs
+                    .iter()
+                    .map(|t| (t.title.as_str(), t.url.as_str()))
+                    .collect()
+            } else {
+                vec![]
+            };
+            let vocabulary = if s.command_words {
+                ext_core::vocabulary::command_prompt(tab_list)
+            } else if s.tab_prompt {
+                tabs.clone()
+            } else {
+                String::new()
+            };
+            let vocabulary = vocabulary.as_str();
+            let mut t = Tally::default();
+            let start = Instant::now();
+            for (r, wav) in recordings.iter().zip(&audio) {
+                let hearing = ear.hear_wav(wav, r.listen(), vocabulary)?;
+                t.add(r, &hearing, r.case.map(|i| &cases[i]), &state);
+            }
+            println!(
+                "{:<14} {:<22} {:>7.1}% {:>5.1}% {:>3}/{:<3} {:>3}/{:<3} {:>6} {:>6} {:>9.0} {:>9.0} {:>7.1}",
+                name,
+                s.name,
+                t.success_percent(),
+                t.wer_percent(),
+                t.false_accepts,
+                t.not_for_us,
+                t.false_rejects,
+                t.wake_expected,
+                t.looped,
+                t.fell_back,
+                median(&mut t.encoder_ms),
+                median(&mut t.decoder_ms),
+                start.elapsed().as_secs_f64(),
+            );
+            if misses {
+                for m in &t.misses {
+                    println!("{m}");
+                }
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,71 @@
+//! speech-corpus [--dir tests/speech] [--out target/speech-corpus] [--jobs N]
+//!
+//! Generates the spoken-command corpus (see `ext_cli::speech`): WAV files
+//! and `corpus.json`, the list of recordings. Recordings already there are
+//! kept, so a second run is quick.
+
+use ext_cli::speech::{self, Recording};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let mut args = std::env::args().skip(1);
+    let (mut dir, mut out, mut jobs) = (
+        PathBuf::from("tests/speech"),
+        PathBuf::from("target/speech-corpus"),
+        2usize,
+    );
+    while let Some(arg) = args.next() {
+        let value = args.next();
+        match (arg.as_str(), value) {
+            ("--dir", Some(v)) => dir = v.into(),
+            ("--out", Some(v)) => out = v.into(),
+            ("--jobs", Some(v)) => jobs = v.parse().unwrap_or(2).max(1),
+            _ => {
+                eprintln!("usage: speech-corpus [--dir tests/speech] [--out DIR] [--jobs N]");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    match run(&dir, &out, jobs) {
+        Ok(n) => {
+            println!("{n} recordings in {}", out.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("speech-corpus: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(dir: &std::path::Path, out: &std::path::Path, jobs: usize) -> Result<usize, String> {
+    let (cases, not_for_us) = speech::load(dir)?;
+    let plan = speech::plan(&cases, &not_for_us);
+    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let todo: Vec<&Recording> = plan
+        .iter()
+        .filter(|r| !out.join(&r.file).exists())
+        .collect();
+    let chunks: Vec<Vec<&Recording>> = (0..jobs)
+        .map(|j| todo.iter().skip(j).step_by(jobs).copied().collect())
+        .collect();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = chunks
+            .iter()
+            .map(|chunk| {
+                s.spawn(move || {
+                    chunk
+                        .iter()
+                        .try_for_each(|r| speech::synthesize(r, out).map(|_| ()))
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .try_for_each(|h| h.join().unwrap_or_else(|_| Err("a job panicked".into())))
+    })?;
+    let manifest = serde_json::to_vec_pretty(&plan).map_err(|e| e.to_string())?;
+    std::fs::write(out.join("corpus.json"), manifest).map_err(|e| e.to_string())?;
+    Ok(plan.len())
+}

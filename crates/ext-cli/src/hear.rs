@@ -1,0 +1,176 @@
+//! What the extension hears in a recording, run natively: the speech
+//! worker's [`Pipeline`] (resampling, voice activity detection, the
+//! wake-word session, Whisper with the shipped decoding) fed the file as an
+//! AudioWorklet feeds it, 128 samples at a time at the file's rate, with
+//! the open tabs' names as the prompt. What it takes as a command then goes
+//! to the interpreter like a typed one (see `twctl hear`).
+
+use ext_core::tab_state::State;
+use ext_core::vocabulary;
+use ext_protocol::settings::ListenSettings;
+use ext_protocol::worker::{FromWorker, Timings, ToWorker};
+use ext_worker::pipeline::Pipeline;
+use ext_worker::{audio, Decoding, ModelFiles};
+use serde::Serialize;
+
+/// How listening starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Listen {
+    /// Waiting for the wake word ("hey fox").
+    Passive,
+    /// As after the mic button: the next utterance is a command.
+    Active,
+}
+
+impl Listen {
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "passive" => Some(Self::Passive),
+            "active" => Some(Self::Active),
+            _ => None,
+        }
+    }
+}
+
+/// What was heard in a recording.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Hearing {
+    /// The text of every utterance the detector cut, in order.
+    pub heard: Vec<String>,
+    /// The wake word was heard.
+    pub wake: bool,
+    /// The command taken, if any.
+    pub command: Option<String>,
+    /// Something in it was meant for Tab Whisperer.
+    pub for_us: bool,
+    /// Milliseconds spent, summed over utterances.
+    #[serde(skip)]
+    pub timings: Timings,
+    /// Utterances whose fast pass repeated itself, and those redone at
+    /// full context.
+    #[serde(skip)]
+    pub looped: usize,
+    #[serde(skip)]
+    pub fell_back: usize,
+}
+
+/// Silence fed after a recording, as the worklet goes on feeding zeros when
+/// a file ends: long enough for the detector to end the last utterance.
+const TRAILING_SECONDS: f32 = 2.0;
+
+/// A loaded model behind the worker's pipeline, reused across recordings.
+pub struct Ear {
+    pipeline: Pipeline,
+}
+
+impl Ear {
+    pub fn new(files: ModelFiles, decoding: Decoding) -> Result<Self, String> {
+        let mut pipeline = Pipeline::new();
+        if let FromWorker::Error { error, .. } = pipeline.load(files, false) {
+            return Err(error.message);
+        }
+        pipeline.set_decoding(decoding);
+        pipeline.control(ToWorker::Configure {
+            settings: ListenSettings::default(),
+        });
+        Ok(Self { pipeline })
+    }
+
+    pub fn set_decoding(&mut self, decoding: Decoding) {
+        self.pipeline.set_decoding(decoding);
+    }
+
+    /// Hears a WAV file's bytes.
+    pub fn hear_wav(
+        &mut self,
+        wav: &[u8],
+        listen: Listen,
+        vocabulary: &str,
+    ) -> Result<Hearing, String> {
+        let audio = audio::read_wav(wav).map_err(|e| e.message)?;
+        Ok(self.hear(&audio.samples, audio.rate, listen, vocabulary))
+    }
+
+    /// Hears mono samples at `rate` Hz, `vocabulary` being the prompt
+    /// commands are transcribed with.
+    pub fn hear(
+        &mut self,
+        samples: &[f32],
+        rate: u32,
+        listen: Listen,
+        vocabulary: &str,
+    ) -> Hearing {
+        let p = &mut self.pipeline;
+        p.reset();
+        p.control(ToWorker::Vocabulary {
+            prompt: vocabulary.to_string(),
+        });
+        if listen == Listen::Active {
+            p.control(ToWorker::Trigger);
+        }
+        let mut events = Vec::new();
+        let silence = vec![0.0; (TRAILING_SECONDS * rate as f32) as usize];
+        for block in samples.chunks(128).chain(silence.chunks(128)) {
+            p.audio(block, rate, &mut |e| events.push(e));
+        }
+        judge(&events, listen)
+    }
+}
+
+/// The prompt the extension gives Whisper for commands, from the tabs of a
+/// snapshot (the background page sends the same for the live tabs): the
+/// command words, then the tabs' names.
+pub fn vocabulary_of(state: &State) -> String {
+    vocabulary::command_prompt(
+        state
+            .tabs
+            .iter()
+            .map(|t| (t.title.as_str(), t.url.as_str())),
+    )
+}
+
+/// What a recording's worker events come to.
+pub fn judge(events: &[FromWorker], listen: Listen) -> Hearing {
+    let mut h = Hearing::default();
+    let add = |h: &mut Hearing, heard: &ext_protocol::worker::Heard| {
+        h.heard.push(heard.heard.clone());
+        h.timings.mel += heard.timings.mel;
+        h.timings.encoder += heard.timings.encoder;
+        h.timings.decoder += heard.timings.decoder;
+        h.looped += usize::from(heard.looped);
+        h.fell_back += usize::from(heard.fell_back);
+    };
+    for event in events {
+        match event {
+            FromWorker::Command(c) => {
+                add(&mut h, &c.heard);
+                if h.command.is_none() {
+                    h.command = Some(c.text.clone());
+                }
+                // While waiting for the wake word, a command means it was
+                // heard ("hey fox, close …" in one breath).
+                if listen == Listen::Passive {
+                    h.wake = true;
+                }
+            }
+            FromWorker::Wake {
+                manual: false,
+                heard,
+            } => {
+                if let Some(heard) = heard {
+                    add(&mut h, heard);
+                }
+                h.wake = true;
+            }
+            FromWorker::Status(s) => {
+                if let Some(heard) = &s.heard {
+                    add(&mut h, heard);
+                }
+            }
+            _ => {}
+        }
+    }
+    h.for_us = h.wake || h.command.is_some();
+    h
+}
