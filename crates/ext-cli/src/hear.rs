@@ -10,7 +10,7 @@ use ext_core::vocabulary;
 use ext_protocol::settings::ListenSettings;
 use ext_protocol::worker::{FromWorker, Timings, ToWorker};
 use ext_worker::pipeline::Pipeline;
-use ext_worker::{audio, Decoding, ModelFiles};
+use ext_worker::{audio, Decoding, DecodingFlags, ModelFiles};
 use serde::Serialize;
 
 /// How listening starts.
@@ -65,20 +65,28 @@ pub struct Ear {
 }
 
 impl Ear {
-    pub fn new(files: ModelFiles, decoding: Decoding) -> Result<Self, String> {
+    /// Loads a model; `flags` change the decoding shipped for it.
+    pub fn new(files: ModelFiles, flags: DecodingFlags) -> Result<Self, String> {
         let mut pipeline = Pipeline::new();
         if let FromWorker::Error { error, .. } = pipeline.load(files, false) {
             return Err(error.message);
         }
-        pipeline.set_decoding(decoding);
+        if flags.any() {
+            pipeline.set_decoding(Some(flags.over(pipeline.decoding())));
+        }
         pipeline.control(ToWorker::Configure {
             settings: ListenSettings::default(),
         });
         Ok(Self { pipeline })
     }
 
-    pub fn set_decoding(&mut self, decoding: Decoding) {
+    /// `None`: the decoding shipped for the model.
+    pub fn set_decoding(&mut self, decoding: Option<Decoding>) {
         self.pipeline.set_decoding(decoding);
+    }
+
+    pub fn decoding(&self) -> Decoding {
+        self.pipeline.decoding()
     }
 
     /// Hears a WAV file's bytes.

@@ -7,7 +7,7 @@
 use ext_cli::hear::{vocabulary_of, Ear};
 use ext_cli::score::Tally;
 use ext_cli::speech::{self, Kind, Recording};
-use ext_worker::{Decoding, ModelFiles};
+use ext_worker::{Decoding, DecodingFlags, ModelFiles};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -199,7 +199,8 @@ fn the_shipped_decoding_hears_the_corpus_subset() {
         .filter(|r| r.subset)
         .collect();
     let files = ModelFiles::from_dir(&tiny_en()).unwrap();
-    let mut ear = Ear::new(files, Decoding::SHIPPED).unwrap();
+    let mut ear = Ear::new(files, DecodingFlags::default()).unwrap();
+    assert_eq!(ear.decoding(), Decoding::SHIPPED, "tiny.en is English-only");
     let vocabulary = vocabulary_of(&state);
     let mut tally = Tally::default();
     for r in &subset {

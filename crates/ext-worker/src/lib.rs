@@ -22,7 +22,8 @@ pub mod vad;
 pub mod whisper;
 
 pub use engine::{
-    AudioCtx, Decoding, Engine, ModelFiles, TranscribeOptions, Transcript, WeightFile,
+    AudioCtx, Decoding, DecodingFlags, Engine, ModelFiles, TranscribeOptions, Transcript,
+    WeightFile,
 };
 pub use error::{Error, ErrorCode};
 pub use whisper::Projection;

@@ -116,10 +116,15 @@ impl Pipeline {
         self.listen();
     }
 
-    /// How utterances are decoded ([`Decoding::SHIPPED`] unless a
-    /// comparison says otherwise: `twctl hear`'s flags).
-    pub fn set_decoding(&mut self, decoding: Decoding) {
+    /// How utterances are decoded: `None` (the default) for the decoding
+    /// shipped for the model loaded, or one chosen to compare.
+    pub fn set_decoding(&mut self, decoding: Option<Decoding>) {
         self.service.set_decoding(decoding);
+    }
+
+    /// The decoding utterances get now.
+    pub fn decoding(&self) -> Decoding {
+        self.service.decoding()
     }
 
     /// Transcribes 16-kHz samples with the loaded model, as asked.

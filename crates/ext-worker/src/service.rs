@@ -36,7 +36,8 @@ pub struct Service {
     listener: Listener,
     prompt: Option<String>,
     wake_phrase: Option<String>,
-    decoding: Decoding,
+    /// A decoding chosen over the one shipped for the model (to compare).
+    decoding: Option<Decoding>,
     /// The silences that end an utterance, passive and active (ms).
     end_silences: Option<(usize, usize)>,
 }
@@ -108,13 +109,20 @@ impl Service {
         Ok((shape, now_ms() - start))
     }
 
-    /// How utterances are decoded from now on.
-    pub fn set_decoding(&mut self, decoding: Decoding) {
+    /// How utterances are decoded from now on: `None` for the decoding
+    /// shipped for the model loaded.
+    pub fn set_decoding(&mut self, decoding: Option<Decoding>) {
         self.decoding = decoding;
     }
 
     pub fn decoding(&self) -> Decoding {
-        self.decoding
+        self.decoding.unwrap_or_else(|| {
+            let multilingual = self
+                .engine
+                .as_ref()
+                .is_some_and(|e| e.tokenizer().is_multilingual());
+            Decoding::shipped(multilingual)
+        })
     }
 
     pub fn unload(&mut self) {
@@ -146,7 +154,7 @@ impl Service {
         // A courtesy redone every second: never the slow fallback.
         let decoding = Decoding {
             fallback: false,
-            ..self.decoding
+            ..self.decoding()
         };
         let options = decoding.options(self.prompt.clone(), PARTIAL_TOKENS);
         self.engine().ok()?.transcribe(pcm, &options).ok()
@@ -172,7 +180,9 @@ impl Service {
             VadEvent::SpeechStarted => Some(Heard::Started),
             VadEvent::Dropped => None,
             VadEvent::Utterance(pcm) => {
-                let options = self.decoding.options(self.prompt.clone(), UTTERANCE_TOKENS);
+                let options = self
+                    .decoding()
+                    .options(self.prompt.clone(), UTTERANCE_TOKENS);
                 let heard = self.engine().and_then(|e| match &self.wake_phrase {
                     Some(phrase) => e.transcribe_while(pcm, &options, &|text| {
                         could_start_with_wake(text, phrase)

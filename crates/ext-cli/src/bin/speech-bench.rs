@@ -8,7 +8,9 @@
 //! word error rate, wake-word false accepts and false rejects, loops and
 //! fallbacks, and the encoder and decoder time per recording.
 //!
-//! A scheme is a window (`full`, `auto`, `tail`, `min:SECONDS`) with aids:
+//! A scheme is `shipped` (what the extension decodes with, the default) or
+//! a window (`full`, `auto`, `tail`, `tail:SECONDS`, `min:SECONDS`) with
+//! aids:
 //! `+stop` (stop at repetition), `+fallback` (full window when the fast
 //! pass loops or is unsure), `+notabs` / `+nocmds` (no tab names, or no
 //! command words, in the prompt), `+guide:N` (the prompt's words nudged up
@@ -23,10 +25,18 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+/// A decoding aid needs a window to go with: `shipped` is as shipped.
+fn chosen(decoding: &mut Option<Decoding>) -> Result<&mut Decoding, String> {
+    decoding
+        .as_mut()
+        .ok_or_else(|| "shipped takes no decoding aids; name a window".to_string())
+}
+
 #[derive(Clone, Debug)]
 struct Scheme {
     name: String,
-    decoding: Decoding,
+    /// None: the decoding shipped for the model.
+    decoding: Option<Decoding>,
     tab_prompt: bool,
     command_words: bool,
 }
@@ -34,25 +44,30 @@ struct Scheme {
 fn scheme(text: &str) -> Result<Scheme, String> {
     let mut parts = text.split('+');
     let ctx = parts.next().unwrap_or_default();
-    let mut s = Scheme {
-        name: text.to_string(),
-        decoding: Decoding {
+    let decoding = match ctx {
+        "shipped" => None,
+        _ => Some(Decoding {
             audio_ctx: AudioCtx::parse(ctx).ok_or(format!("unknown window {ctx:?}"))?,
             stop_loops: false,
             fallback: false,
             guide: 0.0,
-        },
+        }),
+    };
+    let mut s = Scheme {
+        name: text.to_string(),
+        decoding,
         tab_prompt: true,
         command_words: true,
     };
     for aid in parts {
         match aid {
-            "stop" => s.decoding.stop_loops = true,
-            "fallback" => s.decoding.fallback = true,
+            "stop" => chosen(&mut s.decoding)?.stop_loops = true,
+            "fallback" => chosen(&mut s.decoding)?.fallback = true,
             "notabs" => s.tab_prompt = false,
             "nocmds" => s.command_words = false,
             guide if guide.starts_with("guide:") => {
-                s.decoding.guide = guide[6..].parse().map_err(|_| format!("bad {guide}"))?;
+                chosen(&mut s.decoding)?.guide =
+                    guide[6..].parse().map_err(|_| format!("bad {guide}"))?;
             }
             other => return Err(format!("unknown aid {other:?}")),
         }
@@ -73,7 +88,7 @@ fn main() -> ExitCode {
 fn run() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
     let mut models: Vec<PathBuf> = Vec::new();
-    let mut schemes = vec![scheme("tail")?];
+    let mut schemes = vec![scheme("shipped")?];
     let (mut subset, mut misses) = (false, false);
     let mut corpus = PathBuf::from("target/speech-corpus");
     let mut dir = PathBuf::from("tests/speech");
@@ -121,7 +136,7 @@ fn run() -> Result<(), String> {
         if subset { ", the fixed subset" } else { "" }
     );
     println!(
-        "{:<14} {:<22} {:>8} {:>6} {:>7} {:>7} {:>6} {:>6} {:>9} {:>9} {:>7}",
+        "{:<14} {:<24} {:>8} {:>6} {:>7} {:>7} {:>6} {:>6} {:>9} {:>9} {:>7}",
         "model",
         "scheme",
         "success",
@@ -140,7 +155,7 @@ fn run() -> Result<(), String> {
             .map(|n| n.to_string_lossy().to_string())
             .unwrap_or_default();
         let files = ModelFiles::from_dir(model).map_err(|e| e.message)?;
-        let mut ear = Ear::new(files, Decoding::SHIPPED)?;
+        let mut ear = Ear::new(files, Default::default())?;
         for s in &schemes {
             ear.set_decoding(s.decoding);
             let tab_list: Vec<(&str, &str)> = if s.tab_prompt {
@@ -167,9 +182,13 @@ fn run() -> Result<(), String> {
                 t.add(r, &hearing, r.case.map(|i| &cases[i]), &state);
             }
             println!(
-                "{:<14} {:<22} {:>7.1}% {:>5.1}% {:>3}/{:<3} {:>3}/{:<3} {:>6} {:>6} {:>9.0} {:>9.0} {:>7.1}",
+                "{:<14} {:<24} {:>7.1}% {:>5.1}% {:>3}/{:<3} {:>3}/{:<3} {:>6} {:>6} {:>9.0} {:>9.0} {:>7.1}",
                 name,
-                s.name,
+                if s.decoding.is_none() {
+                    format!("shipped={}", ear.decoding().name())
+                } else {
+                    s.name.clone()
+                },
                 t.success_percent(),
                 t.wer_percent(),
                 t.false_accepts,

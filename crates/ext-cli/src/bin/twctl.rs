@@ -7,8 +7,8 @@
 //!   twctl hear  --state STATE.json --model DIR --audio WAV [--listen passive|active]
 //!               [--apply [--yes]] [--no-tab-prompt] [decoding flags]
 //!
-//! The decoding flags are `transcribe`'s (see `Decoding::FLAGS`); without
-//! them, `hear` decodes as the extension does (`Decoding::SHIPPED`).
+//! The decoding flags are `transcribe`'s (`DecodingFlags`), each over what
+//! the extension ships for the model (`Decoding::shipped`).
 //!
 //! `hear` runs what the extension runs on a recording (resampling, voice
 //! activity detection, the wake-word session, the open tabs' names as the
@@ -20,7 +20,7 @@
 use ext_cli::hear::{vocabulary_of, Ear, Listen};
 use ext_cli::run;
 use ext_core::State;
-use ext_worker::{Decoding, ModelFiles};
+use ext_worker::{DecodingFlags, ModelFiles};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -44,7 +44,7 @@ struct Args {
     model: Option<PathBuf>,
     audio: Option<PathBuf>,
     listen: Option<Listen>,
-    decoding: Decoding,
+    decoding: DecodingFlags,
     tab_prompt: bool,
 }
 

@@ -10,7 +10,7 @@
 //! `--json` prints text, tokens, token_logprobs, no_speech_prob,
 //! avg_logprob, timings (ms), looped and fell_back.
 
-use ext_worker::{audio, Decoding, Engine, ModelFiles, Projection, TranscribeOptions};
+use ext_worker::{audio, Decoding, DecodingFlags, Engine, ModelFiles, Projection};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -23,12 +23,14 @@ struct Args {
     audio: PathBuf,
     json: bool,
     fast: bool,
-    options: TranscribeOptions,
+    decoding: DecodingFlags,
+    prompt: Option<String>,
+    max_tokens: Option<usize>,
 }
 
 fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let (mut model, mut audio, mut json, mut fast) = (None, None, false, false);
-    let (mut decoding, mut prompt, mut max_tokens) = (Decoding::SHIPPED, None, None);
+    let (mut decoding, mut prompt, mut max_tokens) = (DecodingFlags::default(), None, None);
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or(format!("{arg} needs a value"));
         if let Some(applied) = decoding.flag(&arg, &mut value) {
@@ -57,10 +59,9 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
         audio: audio.ok_or(format!("--audio is required\n{USAGE}"))?,
         json,
         fast,
-        options: TranscribeOptions {
-            max_tokens,
-            ..decoding.options(prompt, 0)
-        },
+        decoding,
+        prompt,
+        max_tokens,
     })
 }
 
@@ -75,8 +76,11 @@ fn run(args: Args) -> Result<String, String> {
     let bytes = std::fs::read(&args.audio).map_err(|e| format!("{}: {e}", args.audio.display()))?;
     let wav = audio::read_wav(&bytes).map_err(|e| format!("{}: {e}", args.audio.display()))?;
     let pcm = audio::to_16k(&wav).map_err(|e| e.to_string())?;
+    let shipped = Decoding::shipped(engine.tokenizer().is_multilingual());
+    let mut options = args.decoding.over(shipped).options(args.prompt, 0);
+    options.max_tokens = args.max_tokens;
     let transcript = engine
-        .transcribe(&pcm, &args.options)
+        .transcribe(&pcm, &options)
         .map_err(|e| e.to_string())?;
     Ok(if args.json {
         serde_json::to_string_pretty(&transcript).expect("a transcript serializes")
