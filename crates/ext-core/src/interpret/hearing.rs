@@ -315,6 +315,21 @@ fn names(state: &State) -> Vec<String> {
             }
             None => add(&sites::display_name(&t.url)),
         }
+        // The site a title names at its end ("Sprint board - Jira", "general
+        // | Acme - Slack"): what people call a tab when its address does
+        // not say (a self-hosted Jira).
+        if let Some(site) = t
+            .title
+            .rsplit([' ', '|', '-', '–', '—', '·'])
+            .find(|w| !w.is_empty())
+        {
+            let titled = t.title.trim_end_matches(site).trim_end();
+            if titled.ends_with(['-', '|', '–', '—', '·'])
+                && site.chars().all(char::is_alphanumeric)
+            {
+                add(site);
+            }
+        }
     }
     for g in &state.groups {
         for w in g.title.split_whitespace() {
@@ -474,6 +489,17 @@ mod tests {
         // A different site is not mended into a near one.
         assert!(!any("close stack", "close slack"));
         assert!(!any("close netflix", "close slack"));
+    }
+
+    #[test]
+    fn a_site_named_at_the_end_of_a_title_is_a_name_too() {
+        let mut state = state();
+        state.tabs[1].url = "https://tracker.example.com/board/3".into();
+        state.tabs[1].title = "Sprint board - Jira".into();
+        assert!(names(&state).contains(&"jira".to_string()));
+        assert!(any("close the year tab", "close the jira tab"));
+        state.tabs[1].title = "Jira board".into();
+        assert!(!names(&state).contains(&"board".to_string()));
     }
 
     #[test]
