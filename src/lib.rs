@@ -6,6 +6,7 @@
 pub mod harness;
 
 pub use harness::firefox::{self, extension_url, Firefox, Options, EXTENSION_ID, EXTENSION_UUID};
+pub use harness::listen::{Heard, Listening};
 pub use harness::pages::{self, PageServer};
 pub use harness::webdriver::{self, Session};
 pub use harness::{wait_for, Error, Result};

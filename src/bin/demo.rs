@@ -2,20 +2,25 @@
 //!
 //! With a display (`DISPLAY` or `WAYLAND_DISPLAY`) and without `--headless`,
 //! opens a browser window with the add-on and waits until it is closed.
-//! Otherwise runs a short scripted session in headless Firefox, printing
-//! each typed command with its reply and tool calls, and saves a screenshot of the popup to
-//! `dist/popup.png`.
+//! Otherwise runs a short scripted session in headless Firefox: typed
+//! commands, each with its reply and tool calls; then spoken ones, said by
+//! Debian's voices and played through the real voice pipeline (worklet,
+//! speech worker with the bundled tiny.en, interpreter), each with what
+//! was heard and what changed in the tabs; and a screenshot of the popup
+//! in `dist/popup.png`.
 //!
-//! Expects a built add-on at `dist/tab-whisperer.xpi` (or `$TW_XPI`).
+//! Expects a built add-on at `dist/tab-whisperer.xpi` (or `$TW_XPI`) and
+//! the voices (`make speech-tools`).
 
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use ext_cli::speech::{self, Kind, Recording};
 use serde_json::{json, Value};
 use tab_whisperer::firefox::{xpi_path, POPUP_PAGE};
 use tab_whisperer::harness::pages::encode_component;
-use tab_whisperer::{extension_url, Error, Firefox, Options, PageServer, Result};
+use tab_whisperer::{extension_url, Error, Firefox, Heard, Listening, Options, PageServer, Result};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -72,7 +77,8 @@ fn interactive() -> Result<()> {
 /// The headless walk-through: typed commands on tabs of well-known sites,
 /// which all resolve to the local page server (nothing leaves the machine).
 fn scripted() -> Result<()> {
-    let pages = PageServer::start()?;
+    let spoken = spoken_commands();
+    let pages = PageServer::with_files(recordings(&spoken)?)?;
     println!("Starting headless Firefox with {} …", xpi_path().display());
     let ff = Firefox::headless()?;
 
@@ -105,14 +111,18 @@ fn scripted() -> Result<()> {
     for text in [
         "how many tabs are open",
         "group my tabs by site",
-        "mute the youtube tabs",
-        "switch to the quokka tab",
+        "switch to the github tab",
         "close the youtube tabs",
         "undo that",
         "close netflix",
     ] {
         say(&ff, text)?;
     }
+    println!("Now spoken, through the microphone's path (tiny.en, in the extension):\n");
+    for r in &spoken {
+        hear(&ff, &pages, r)?;
+    }
+
     let log = ff.send(&json!({ "type": "log" }))?;
     let entries = log["entries"].as_array().map_or(0, Vec::len);
     println!("The action log has {entries} entries.\n");
@@ -149,4 +159,151 @@ fn say(ff: &Firefox, text: &str) -> Result<Value> {
     }
     println!();
     Ok(answer)
+}
+
+/// What the demo says: "hey fox, …" in one breath, "hey fox" then a
+/// command, one after the mic button, and a sentence not meant for it.
+fn spoken_commands() -> Vec<Recording> {
+    [
+        (
+            "festival-slt-hts",
+            16_000,
+            Kind::OneBreath,
+            "hey fox, mute the youtube tabs",
+        ),
+        (
+            "festival-kal",
+            48_000,
+            Kind::WakeThenCommand,
+            "hey fox. switch to wikipedia",
+        ),
+        ("festival-slt-hts", 48_000, Kind::Command, "pin this tab"),
+        (
+            "festival-slt-hts",
+            16_000,
+            Kind::NotForUs,
+            "I will grab a coffee after the meeting.",
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    .map(|(id, (voice, rate, kind, said))| Recording {
+        id,
+        file: format!(
+            "demo-{}",
+            speech::file_name(id, voice, rate, None, kind, said)
+        ),
+        voice: voice.into(),
+        rate,
+        snr_db: None,
+        kind,
+        said: said.into(),
+        case: None,
+        subset: false,
+    })
+    .collect()
+}
+
+/// Says the recordings (once: they are kept in target/demo-speech) and
+/// answers them as files for the page server.
+fn recordings(spoken: &[Recording]) -> Result<Vec<(String, Vec<u8>)>> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/demo-speech");
+    std::fs::create_dir_all(&dir)?;
+    spoken
+        .iter()
+        .map(|r| {
+            let path = dir.join(&r.file);
+            if !path.exists() {
+                speech::synthesize(r, &dir).map_err(|e| {
+                    Error::Setup(format!("{e} (make speech-tools installs the voices)"))
+                })?;
+            }
+            Ok((format!("/{}", r.file), std::fs::read(&path)?))
+        })
+        .collect()
+}
+
+/// Plays one recording into the voice pipeline and prints what was heard,
+/// the reply, and what changed in the tabs.
+fn hear(ff: &Firefox, pages: &PageServer, r: &Recording) -> Result<()> {
+    let how = match r.kind {
+        Kind::Command => "after the mic button",
+        Kind::OneBreath => "in one breath",
+        Kind::WakeThenCommand => "wake word, a pause, then the command",
+        Kind::NotForUs => "not meant for Tab Whisperer",
+    };
+    println!("🎤 \"{}\" ({}, {} Hz, {how})", r.said, r.voice, r.rate);
+    let listening = match r.kind {
+        Kind::Command => Listening::Active,
+        _ => Listening::Passive,
+    };
+    let before = tabs(ff)?;
+    let url = pages.url(&format!("/{}", r.file));
+    match ff.hear(&url, r.rate, listening, Duration::from_secs(120)) {
+        Ok(Heard::Command(event)) => {
+            println!("  heard: {}", event["text"].as_str().unwrap_or_default());
+            let answer = &event["answer"];
+            println!("  {}", answer["reply"].as_str().unwrap_or_default());
+        }
+        Ok(Heard::Ignored(events)) => {
+            let heard: Vec<&str> = events
+                .iter()
+                .filter(|e| e["ignored"] == true)
+                .filter_map(|e| e["heard"].as_str())
+                .collect();
+            println!("  heard {heard:?}, not for us: nothing done");
+        }
+        Err(e) => println!("  nothing was taken as a command ({e})"),
+    }
+    let after = tabs(ff)?;
+    for change in changes(&before, &after) {
+        println!("  · {change}");
+    }
+    println!();
+    Ok(())
+}
+
+fn tabs(ff: &Firefox) -> Result<Vec<Value>> {
+    let answer = ff.tool("list_tabs", json!({}))?;
+    Ok(answer["result"]["tabs"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default())
+}
+
+/// What changed in each tab, in words.
+fn changes(before: &[Value], after: &[Value]) -> Vec<String> {
+    let mut out = Vec::new();
+    for tab in after {
+        let title = tab["title"].as_str().unwrap_or_default();
+        let Some(old) = before.iter().find(|t| t["id"] == tab["id"]) else {
+            out.push(format!("opened '{title}'"));
+            continue;
+        };
+        for (field, yes, no) in [
+            ("muted", "muted", "unmuted"),
+            ("pinned", "pinned", "unpinned"),
+            ("active", "now in front", "no longer in front"),
+        ] {
+            if old[field] != tab[field] {
+                let what = if tab[field] == true { yes } else { no };
+                out.push(format!("'{title}' {what}"));
+            }
+        }
+        if old["groupId"] != tab["groupId"] {
+            out.push(format!("'{title}' regrouped"));
+        }
+    }
+    for tab in before {
+        if !after.iter().any(|t| t["id"] == tab["id"]) {
+            out.push(format!(
+                "closed '{}'",
+                tab["title"].as_str().unwrap_or_default()
+            ));
+        }
+    }
+    if out.is_empty() {
+        out.push("no tab changed".into());
+    }
+    out
 }

@@ -2,7 +2,10 @@
 //! and the wasm-bindgen output, into an unpacked folder (for `web-ext lint`)
 //! and a reproducible `.xpi`.
 //!
-//! Usage: pack --pkg DIR --dir OUT_DIR --xpi OUT.xpi
+//! Usage: pack --pkg DIR --dir OUT_DIR --xpi OUT.xpi [--model ID=MODEL_DIR …]
+//!
+//! Each `--model` bundles a converted model directory (config.json,
+//! tokenizer.json and its weights) as `models/ID/`, loaded with no download.
 
 use std::fs;
 use std::io::Write;
@@ -10,7 +13,6 @@ use std::path::{Path, PathBuf};
 use zip::write::SimpleFileOptions;
 
 const MANIFEST: &str = include_str!(concat!(env!("OUT_DIR"), "/manifest.json"));
-const SCHEMAS: &str = include_str!(concat!(env!("OUT_DIR"), "/tool-schemas.json"));
 
 fn main() {
     if let Err(e) = run() {
@@ -37,9 +39,27 @@ fn run() -> Result<(), String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files: Vec<(String, Vec<u8>)> = vec![
         ("manifest.json".into(), MANIFEST.as_bytes().to_vec()),
-        ("tool-schemas.json".into(), SCHEMAS.as_bytes().to_vec()),
+        (
+            "tool-schemas.json".into(),
+            serde_json::to_vec_pretty(&ext_core::tools::schemas()).map_err(|e| e.to_string())?,
+        ),
     ];
     collect(&root.join("static"), "", &mut files)?;
+    for (i, a) in args.iter().enumerate() {
+        if a != "--model" {
+            continue;
+        }
+        let spec = args.get(i + 1).ok_or("--model needs ID=DIR")?;
+        let (id, dir) = spec.split_once('=').ok_or("--model needs ID=DIR")?;
+        ext_worker::models::check_id(id).map_err(|e| e.message)?;
+        for entry in read_dir(Path::new(dir))? {
+            let name = entry.file_name().to_string_lossy().to_string();
+            let weights = name == "model.safetensors" || name.ends_with(".gguf");
+            if weights || name == "config.json" || name == "tokenizer.json" {
+                files.push((format!("models/{id}/{name}"), read(&entry.path())?));
+            }
+        }
+    }
     // Models under static/models/ (`make model`): listed for the options
     // page, since an extension cannot list its own files.
     let paths: Vec<String> = files.iter().map(|(name, _)| name.clone()).collect();

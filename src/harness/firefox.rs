@@ -353,7 +353,10 @@ impl Firefox {
 
     /// `{type: "command", text}`
     pub fn command(&self, text: &str) -> Result<Value> {
-        self.request(&Request::Command { text: text.into() })
+        self.request(&Request::Command {
+            text: text.into(),
+            spoken: false,
+        })
     }
 
     /// `{type: "undo"}`, or `{type: "undo", undo_id}` for a named change.

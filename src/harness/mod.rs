@@ -6,8 +6,11 @@
 //!   temporary add-on and talks to the background page.
 //! - [`pages`]: a local HTTP server with test pages (titles, long pages,
 //!   audible pages, a search echo page).
+//! - [`listen`]: recordings played into the voice pipeline, and what they
+//!   came to.
 
 pub mod firefox;
+pub mod listen;
 pub mod pages;
 pub mod webdriver;
 

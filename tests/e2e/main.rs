@@ -13,6 +13,7 @@ mod popup;
 mod safety;
 mod settings;
 mod smoke;
+mod speech;
 mod tabs;
 mod util;
 mod voice;

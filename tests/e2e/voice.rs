@@ -111,10 +111,40 @@ fn serve() -> PageServer {
     PageServer::with_files(files).expect("local page server")
 }
 
+/// Firefox with the add-on as built but without its bundled model: these
+/// tests install, replace and remove models from nothing (the bundled real
+/// model is tested in `speech.rs`).
 fn start_voice() -> Env {
     let pages = serve();
-    let ff = tab_whisperer::Firefox::headless().expect("Firefox with the add-on");
+    let xpi = xpi_without_models();
+    let ff = tab_whisperer::Firefox::start(tab_whisperer::Options {
+        xpi: Some(xpi),
+        prefs: tab_whisperer::firefox::local_only_prefs(),
+        ..tab_whisperer::Options::default()
+    })
+    .expect("Firefox with the add-on");
     Env { ff, pages }
+}
+
+/// The built add-on with `models/` left out.
+fn xpi_without_models() -> PathBuf {
+    let source = tab_whisperer::firefox::xpi_path();
+    let mut archive = zip::ZipArchive::new(std::fs::File::open(&source).unwrap()).unwrap();
+    let out = std::env::temp_dir().join(format!("tw-no-models-{}.xpi", std::process::id()));
+    if out.exists() {
+        return out;
+    }
+    let partial = out.with_extension("part");
+    let mut writer = zip::ZipWriter::new(std::fs::File::create(&partial).unwrap());
+    for i in 0..archive.len() {
+        let file = archive.by_index_raw(i).unwrap();
+        if !file.name().starts_with("models/") {
+            writer.raw_copy_file(file).unwrap();
+        }
+    }
+    writer.finish().unwrap();
+    std::fs::rename(&partial, &out).unwrap();
+    out
 }
 
 fn send(env: &Env, message: Value) -> Value {
@@ -290,7 +320,8 @@ fn transcribe(samples: &[f32], prompt: &str, max_tokens: usize) -> Value {
     .arg(model_dir())
     .arg("--audio")
     .arg(&audio)
-    .args(["--json", "--audio-ctx", "auto", "--max-tokens"])
+    // Without decoding flags, transcribe decodes as the worker does.
+    .args(["--json", "--max-tokens"])
     .arg(max_tokens.to_string());
     if !prompt.trim().is_empty() {
         cmd.args(["--prompt", prompt]);
@@ -837,9 +868,10 @@ fn xpi_with_bundled_model() -> PathBuf {
     let out = std::env::temp_dir().join(format!("tw-bundled-{}.xpi", std::process::id()));
     let mut writer = zip::ZipWriter::new(std::fs::File::create(&out).unwrap());
     for i in 0..archive.len() {
-        writer
-            .raw_copy_file(archive.by_index_raw(i).unwrap())
-            .unwrap();
+        let file = archive.by_index_raw(i).unwrap();
+        if !file.name().starts_with("models/") {
+            writer.raw_copy_file(file).unwrap();
+        }
     }
     let options =
         zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);

@@ -176,7 +176,7 @@ impl Voice {
                 Effect::RunCommand { text, event } => {
                     let me = self.clone();
                     spawn_local(async move {
-                        let answer = me.background.run_command(&text).await;
+                        let answer = me.background.run_command_as(&text, true).await;
                         let effects = me.coordinator.borrow_mut().command_answered(
                             event,
                             &answer,
@@ -270,7 +270,8 @@ impl Voice {
     async fn send_vocabulary(&self) {
         use crate::browser::Browser;
         let tabs = self.background.browser().tabs().await.unwrap_or_default();
-        let prompt = vocabulary::prompt(tabs.iter().map(|t| (t.title.as_str(), t.url.as_str())));
+        let prompt =
+            vocabulary::command_prompt(tabs.iter().map(|t| (t.title.as_str(), t.url.as_str())));
         self.listener.post(&ToWorker::Vocabulary { prompt });
     }
 
@@ -282,14 +283,12 @@ impl Voice {
         // One at a time, with the settings as they are once it is our turn:
         // two quick changes must not leave a worker on the older model.
         let _turn = self.models.lock().await;
-        let settings = self.settings().await?;
-        let model = settings.speech_model.clone();
-        if model == models::NONE {
-            return Err(Error::new(
-                ErrorCode::NoModel,
-                bindings::i18n_message("voiceNoModel"),
-            ));
+        let mut settings = self.settings().await?;
+        if settings.speech_model == models::NONE {
+            // None chosen yet: the model that comes with the extension.
+            settings = self.choose_bundled().await?;
         }
+        let model = settings.speech_model.clone();
         let quantize = settings.speech_quantized;
         let Some(wake) = settings.wake_model().map(str::to_string) else {
             if self.commander.is_running() {
@@ -317,6 +316,27 @@ impl Voice {
             self.connect_workers()?;
         }
         Ok(())
+    }
+
+    /// The first model bundled in the .xpi becomes the speech model (a
+    /// first start needs no choice and no download); with none bundled,
+    /// there is no model to listen with.
+    async fn choose_bundled(self: &Rc<Self>) -> Result<Settings, Error> {
+        let no_model = || Error::new(ErrorCode::NoModel, bindings::i18n_message("voiceNoModel"));
+        self.start_worker(WorkerRole::Listen).await?;
+        let bundled = match self.listener.ask(&ToWorker::Bundled, None).await? {
+            FromWorker::Models { installed, .. } => installed,
+            other => return Err(unexpected(&other)),
+        };
+        let Some(first) = bundled.into_iter().next() else {
+            return Err(no_model());
+        };
+        let patch = json!({ "type": "set_settings", "settings": { "speechModel": first } });
+        let saved = self.background.handle(patch).await;
+        if saved["ok"] != true {
+            return Err(no_model());
+        }
+        self.settings().await
     }
 
     /// Back to one worker: the command model's ends, and the listening one
