@@ -83,7 +83,8 @@ fn samples(message: &Value) -> Vec<f32> {
 /// with the decoding the extension ships.
 fn whisper(pcm: &[f32], prompt: &str, max_tokens: usize) -> ext_worker::Transcript {
     let engine = Engine::load(&model(), Projection::Exact).unwrap();
-    let options = Decoding::SHIPPED.options(Some(prompt.into()), max_tokens);
+    let shipped = Decoding::shipped(engine.tokenizer().is_multilingual());
+    let options = shipped.options(Some(prompt.into()), max_tokens);
     engine.transcribe(pcm, &options).unwrap()
 }
 
