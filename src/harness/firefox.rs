@@ -356,6 +356,7 @@ impl Firefox {
         self.request(&Request::Command {
             text: text.into(),
             spoken: false,
+            guess: None,
         })
     }
 

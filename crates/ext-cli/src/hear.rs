@@ -5,6 +5,7 @@
 //! the open tabs' names as the prompt. What it takes as a command then goes
 //! to the interpreter like a typed one (see `twctl hear`).
 
+use ext_core::interpret::{self, Options};
 use ext_core::tab_state::State;
 use ext_core::vocabulary;
 use ext_protocol::settings::ListenSettings;
@@ -42,6 +43,13 @@ pub struct Hearing {
     pub wake: bool,
     /// The command taken, if any.
     pub command: Option<String>,
+    /// The known command the audio most likely says, asked for (as the
+    /// extension asks) when the command's words mean nothing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub guess: Option<String>,
+    /// Milliseconds the guess took.
+    #[serde(skip)]
+    pub guess_ms: f64,
     /// Something in it was meant for Tab Whisperer.
     pub for_us: bool,
     /// Milliseconds spent, summed over utterances.
@@ -94,25 +102,26 @@ impl Ear {
         &mut self,
         wav: &[u8],
         listen: Listen,
-        vocabulary: &str,
+        vocabulary: &Vocabulary,
     ) -> Result<Hearing, String> {
         let audio = audio::read_wav(wav).map_err(|e| e.message)?;
         Ok(self.hear(&audio.samples, audio.rate, listen, vocabulary))
     }
 
-    /// Hears mono samples at `rate` Hz, `vocabulary` being the prompt
-    /// commands are transcribed with.
+    /// Hears mono samples at `rate` Hz, `vocabulary` being what commands
+    /// are transcribed with.
     pub fn hear(
         &mut self,
         samples: &[f32],
         rate: u32,
         listen: Listen,
-        vocabulary: &str,
+        vocabulary: &Vocabulary,
     ) -> Hearing {
         let p = &mut self.pipeline;
         p.reset();
         p.control(ToWorker::Vocabulary {
-            prompt: vocabulary.to_string(),
+            prompt: vocabulary.prompt.clone(),
+            phrases: vocabulary.phrases.clone(),
         });
         if listen == Listen::Active {
             p.control(ToWorker::Trigger);
@@ -126,16 +135,48 @@ impl Ear {
     }
 }
 
-/// The prompt the extension gives Whisper for commands, from the tabs of a
-/// snapshot (the background page sends the same for the live tabs): the
-/// command words, then the tabs' names.
-pub fn vocabulary_of(state: &State) -> String {
-    vocabulary::command_prompt(
+impl Ear {
+    /// As the extension does when a command's words mean nothing for the
+    /// tabs of `state`: asks the worker which known command the audio most
+    /// likely says.
+    pub fn guess_if_needed(&mut self, hearing: &mut Hearing, state: &State) {
+        let Some(command) = &hearing.command else {
+            return;
+        };
+        if !interpret::needs_guess(command, state, &Options::default()) {
+            return;
+        }
+        for answer in self.pipeline.control(ToWorker::Guess) {
+            if let FromWorker::Guessed { guess, ms } = answer {
+                hearing.guess = guess;
+                hearing.guess_ms = ms;
+            }
+        }
+    }
+}
+
+/// What the worker is told to expect in commands.
+#[derive(Clone, Debug, Default)]
+pub struct Vocabulary {
+    /// Whisper's prompt: the command words, then the tabs' names.
+    pub prompt: String,
+    /// The commands that make sense for the tabs, for guesses.
+    pub phrases: Vec<String>,
+}
+
+/// What the extension gives the worker for the tabs of a snapshot (the
+/// background page sends the same for the live tabs).
+pub fn vocabulary_of(state: &State) -> Vocabulary {
+    let tabs = || {
         state
             .tabs
             .iter()
-            .map(|t| (t.title.as_str(), t.url.as_str())),
-    )
+            .map(|t| (t.title.as_str(), t.url.as_str()))
+    };
+    Vocabulary {
+        prompt: vocabulary::command_prompt(tabs()),
+        phrases: vocabulary::command_phrases(tabs(), state.groups.iter().map(|g| g.title.as_str())),
+    }
 }
 
 /// What a recording's worker events come to.

@@ -9,11 +9,12 @@ use futures::executor::block_on;
 use serde_json::{json, Value};
 
 /// What the interpreter would do: the plan, running nothing. A spoken
-/// utterance may be mended where Whisper misheard it, as the extension
-/// mends what its speech worker hears.
-pub fn plan(state: &State, utterance: &str, spoken: bool) -> Value {
-    let plan = if spoken {
-        interpret::plan_spoken(utterance, state, &Options::default())
+/// utterance (`heard`: `Some` with the worker's guess, if any) may be
+/// mended where Whisper misheard it, as the extension mends what its speech
+/// worker hears.
+pub fn plan(state: &State, utterance: &str, heard: Option<Option<&str>>) -> Value {
+    let plan = if let Some(guess) = heard {
+        interpret::plan_spoken(utterance, guess, state, &Options::default())
     } else {
         interpret::plan(utterance, state, &Options::default())
     };
@@ -25,9 +26,12 @@ pub fn plan(state: &State, utterance: &str, spoken: bool) -> Value {
 }
 
 /// Runs it: the state after, with what was performed and answered.
-pub fn apply(state: State, utterance: &str, yes: bool, spoken: bool) -> Value {
+pub fn apply(state: State, utterance: &str, yes: bool, heard: Option<Option<&str>>) -> Value {
     let bg = Background::new(MemoryBrowser::new(state), MemoryStorage::default());
-    let message = json!({ "type": "command", "text": utterance, "spoken": spoken });
+    let mut message = json!({ "type": "command", "text": utterance, "spoken": heard.is_some() });
+    if let Some(Some(guess)) = heard {
+        message["guess"] = json!(guess);
+    }
     let mut answer = block_on(bg.handle(message));
     let asked = answer["needs_confirmation"] == true;
     if asked && yes {

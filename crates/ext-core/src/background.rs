@@ -33,6 +33,14 @@ struct Pending {
     plan: Plan,
 }
 
+/// How a spoken command was heard, beyond its words.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Heard<'a> {
+    /// The known command the audio most likely says (the speech worker's
+    /// guess), tried when the words mean nothing.
+    pub guess: Option<&'a str>,
+}
+
 pub struct Background<B, S> {
     browser: B,
     storage: S,
@@ -101,8 +109,15 @@ impl<B: Browser, S: Storage> Background<B, S> {
                 schemas: tools::schemas(),
             }),
             Request::Tool { name, args } => to_json(&self.run_tool(&name, &args).await),
-            Request::Command { text, spoken } => {
-                to_json(&self.run_command_as(&text, spoken).await)
+            Request::Command {
+                text,
+                spoken,
+                guess,
+            } => {
+                let heard = spoken.then_some(Heard {
+                    guess: guess.as_deref(),
+                });
+                to_json(&self.run_command_as(&text, heard).await)
             }
             Request::Undo { undo_id } => to_json(&self.undo(undo_id.as_deref()).await),
             Request::Log { limit } => {
@@ -202,16 +217,29 @@ impl<B: Browser, S: Storage> Background<B, S> {
         }
     }
 
+    /// Whether a spoken command means nothing for the open tabs (see
+    /// [`interpret::needs_guess`]): then the speech worker's guess is asked.
+    pub async fn needs_guess(&self, text: &str) -> bool {
+        let _guard = self.busy.lock().await;
+        if self.ensure_loaded().await.is_err() || text.chars().count() > MAX_COMMAND_CHARS {
+            return false;
+        }
+        match self.snapshot(text).await {
+            Ok(state) => interpret::needs_guess(text, &state, &self.options()),
+            Err(_) => false,
+        }
+    }
+
     /// A typed or spoken command, run through the offline interpreter.
     /// Risky plans wait for "yes"; anything else cancels them.
     pub async fn run_command(&self, text: &str) -> CommandAnswer {
-        self.run_command_as(text, false).await
+        self.run_command_as(text, None).await
     }
 
-    /// A command as typed (`spoken: false`) or as heard by the speech
-    /// worker (`spoken: true`: what Whisper misheard may be mended, see
-    /// [`interpret::plan_spoken`]).
-    pub async fn run_command_as(&self, text: &str, spoken: bool) -> CommandAnswer {
+    /// A command as typed (`heard: None`) or as heard by the speech
+    /// worker (what Whisper misheard may be mended, or replaced by its
+    /// guess; see [`interpret::plan_spoken`]).
+    pub async fn run_command_as(&self, text: &str, heard: Option<Heard<'_>>) -> CommandAnswer {
         let _guard = self.busy.lock().await;
         if let Err(e) = self.ensure_loaded().await {
             return CommandAnswer::failed(e);
@@ -227,8 +255,8 @@ impl<B: Browser, S: Storage> Background<B, S> {
             Ok(s) => s,
             Err(e) => return self.refuse(text, e).await,
         };
-        let plan = if spoken {
-            interpret::plan_spoken(text, &state, &self.options())
+        let plan = if let Some(heard) = heard {
+            interpret::plan_spoken(text, heard.guess, &state, &self.options())
         } else {
             interpret::plan(text, &state, &self.options())
         };

@@ -197,13 +197,28 @@ pub fn check(case: &Case, state: &State) -> Result<(), String> {
 
 /// [`check`], running `said` (what was heard) instead of the case's text.
 pub fn check_said(case: &Case, state: &State, said: &str) -> Result<(), String> {
+    check_heard(case, state, said, None)
+}
+
+/// [`check_said`] for what the speech worker heard, with its guess at the
+/// known command the audio says (tried when the words mean nothing).
+pub fn check_heard(
+    case: &Case,
+    state: &State,
+    said: &str,
+    guess: Option<&str>,
+) -> Result<(), String> {
     let bg = Background::new(MemoryBrowser::new(state.clone()), MemoryStorage::default());
     for text in &case.first {
         block_on(bg.handle(json!({ "type": "command", "text": text })));
     }
     let before = bg.browser().state();
     let spoken = said != case.utterance;
-    let first = block_on(bg.handle(json!({ "type": "command", "text": said, "spoken": spoken })));
+    let mut command = json!({ "type": "command", "text": said, "spoken": spoken });
+    if let Some(guess) = guess {
+        command["guess"] = json!(guess);
+    }
+    let first = block_on(bg.handle(command));
     let asked = first["needs_confirmation"] == true;
     let answer = if asked {
         block_on(bg.handle(json!({ "type": "command", "text": "yes" })))

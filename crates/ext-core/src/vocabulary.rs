@@ -3,6 +3,8 @@
 //! as its prompt, so "switch to Wikipedia" comes out spelled the way the
 //! tab list spells it. Bounded: a long prompt slows every decoding step.
 
+use crate::interpret::parse::FAMILIES;
+use crate::interpret::sites::{self, SITES};
 use url::Url;
 
 /// At most this many characters (Whisper's prompt holds 223 tokens).
@@ -100,6 +102,133 @@ fn short_title(title: &str) -> String {
     words.join(" ")
 }
 
+/// Most phrases given to the worker: expanding every name into every
+/// command grows fast, and each phrase costs the guess a little.
+pub const MAX_PHRASES: usize = 3_000;
+
+/// The commands that make sense for these tabs and groups, as people say
+/// them: each intent family's phrases with `{tab}` (the tabs' names),
+/// `{group}`, `{site}` (sites "open" knows), `{color}` and `{number}`
+/// filled in. The speech worker guesses among them when what it heard
+/// means nothing.
+pub fn command_phrases<'a>(
+    tabs: impl IntoIterator<Item = (&'a str, &'a str)>,
+    groups: impl IntoIterator<Item = &'a str>,
+) -> Vec<String> {
+    let tabs: Vec<String> = unique(
+        tabs.into_iter()
+            .flat_map(|(title, url)| tab_names(title, url)),
+    );
+    let groups: Vec<String> = unique(groups.into_iter().map(|g| g.trim().to_string()));
+    let sites: Vec<String> = unique(SITES.iter().map(|s| s.display.to_string()));
+    let slots: Slots = [
+        ("tab", tabs),
+        ("group", groups),
+        ("site", sites),
+        ("color", COLORS.iter().map(|c| c.to_string()).collect()),
+        ("number", NUMBERS.iter().map(|n| n.to_string()).collect()),
+    ]
+    .into_iter()
+    .collect();
+    let templates: Vec<&str> = FAMILIES
+        .iter()
+        .flat_map(|f| f.phrases.iter().copied())
+        .collect();
+    let mut out: Vec<String> = Vec::new();
+    // Fixed phrases first, so the cap only ever drops expansions.
+    let (fixed, open): (Vec<&str>, Vec<&str>) =
+        templates.into_iter().partition(|t| !t.contains('{'));
+    out.extend(fixed.iter().map(|t| t.to_string()));
+    for template in open {
+        expand(template, &slots, &mut out);
+    }
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|p| seen.insert(p.to_lowercase()));
+    out.truncate(MAX_PHRASES);
+    out
+}
+
+const COLORS: &[&str] = &[
+    "grey", "blue", "red", "yellow", "green", "pink", "purple", "cyan", "orange",
+];
+const NUMBERS: &[&str] = &[
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+];
+
+/// Every way of filling `template`'s first slot, recursively; a slot
+/// named twice ("group {tab} and {tab}") takes two different names.
+type Slots = std::collections::HashMap<&'static str, Vec<String>>;
+
+fn expand(template: &str, slots: &Slots, out: &mut Vec<String>) {
+    if out.len() >= MAX_PHRASES * 2 {
+        return;
+    }
+    let Some(open) = template.find('{') else {
+        out.push(template.to_string());
+        return;
+    };
+    let Some(close) = template[open..].find('}').map(|c| open + c) else {
+        return;
+    };
+    let Some(names) = slots.get(&template[open + 1..close]) else {
+        return;
+    };
+    for name in names {
+        let filled = format!("{}{}{}", &template[..open], name, &template[close + 1..]);
+        if template[..open].contains(name.as_str()) {
+            continue;
+        }
+        expand(&filled, slots, out);
+    }
+}
+
+/// Each name once, in first-seen order, ignoring case.
+fn unique(names: impl Iterator<Item = String>) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    names
+        .filter(|n| !n.is_empty() && seen.insert(n.to_lowercase()))
+        .collect()
+}
+
+/// Title words kept as names of a tab.
+const TITLE_NAMES: usize = 3;
+
+/// Words too common in titles to name a tab by.
+const PLAIN_WORDS: &[&str] = &[
+    "about", "from", "home", "inbox", "into", "page", "that", "this", "what", "when", "with",
+    "your", "their", "there", "which", "where",
+];
+
+/// What a tab is called in a command, spelled as its title spells it: the
+/// site ("Gmail" for mail.google.com, "YouTube"), the site a title names at
+/// its end ("Sprint board - Jira" on a self-hosted Jira), and the first
+/// words of the title ("the cats tab" for "Cats compilation - YouTube").
+fn tab_names(title: &str, url: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    match sites::site_of(url) {
+        Some(site) => names.push(site.display.to_string()),
+        None => names.extend(site_name(title, url)),
+    }
+    let separators = ['|', '-', '–', '—', '·', ':'];
+    let mut page = title;
+    if let Some(last) = title
+        .rsplit([' ', '|', '-', '–', '—', '·'])
+        .find(|w| !w.is_empty())
+    {
+        let before = title.trim_end_matches(last).trim_end();
+        if before.ends_with(separators) && last.chars().all(char::is_alphanumeric) {
+            names.push(last.to_string());
+            page = before.trim_end_matches(separators);
+        }
+    }
+    let words = page
+        .split(|c: char| c.is_whitespace() || separators.contains(&c) || c == '/')
+        .filter(|w| w.chars().count() >= 4 && w.chars().all(char::is_alphabetic))
+        .filter(|w| !PLAIN_WORDS.contains(&w.to_lowercase().as_str()));
+    names.extend(words.take(TITLE_NAMES).map(str::to_string));
+    names
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -145,6 +274,62 @@ mod tests {
         ]);
         assert_eq!(same, "A, Docs");
         assert_eq!(prompt(std::iter::empty()), "");
+    }
+
+    #[test]
+    fn phrases_name_the_open_tabs_and_groups() {
+        let phrases = command_phrases(
+            [
+                (
+                    "Dogs at the beach - YouTube",
+                    "https://www.youtube.com/watch?v=1",
+                ),
+                ("Sprint board - Jira", "https://tracker.example.com/board"),
+                ("Inbox - Gmail", "https://mail.google.com/mail/u/0"),
+            ],
+            ["News"],
+        );
+        for said in [
+            "undo",
+            "close the YouTube tab",
+            "switch to Jira",
+            "unpin Gmail",
+            "make the News group red",
+            "group Jira and Gmail",
+            "switch to tab three",
+        ] {
+            assert!(phrases.iter().any(|p| p == said), "{said}");
+        }
+        assert!(!phrases.iter().any(|p| p.contains('{')));
+        assert!(!phrases.iter().any(|p| p == "group Jira and Jira"));
+        // No tabs, no groups: the fixed phrases and the sites to open.
+        let bare = command_phrases(std::iter::empty(), std::iter::empty());
+        assert!(bare.iter().any(|p| p == "open YouTube"));
+        assert!(!bare.iter().any(|p| p.contains("close the  tab")));
+    }
+
+    #[test]
+    fn every_phrase_means_something_to_the_interpreter() {
+        use crate::interpret::{plan, Options};
+        let state: crate::tab_state::State =
+            serde_json::from_str(include_str!("../../../tests/speech/state.json")).unwrap();
+        let phrases = command_phrases(
+            state
+                .tabs
+                .iter()
+                .map(|t| (t.title.as_str(), t.url.as_str())),
+            state.groups.iter().map(|g| g.title.as_str()),
+        );
+        assert!(phrases.len() > 200, "{}", phrases.len());
+        assert!(phrases.len() <= MAX_PHRASES);
+        let unknown: Vec<&String> = phrases
+            .iter()
+            .filter(|p| {
+                let planned = plan(p, &state, &Options::default());
+                planned.error == Some(ext_protocol::ErrorCode::UnknownCommand)
+            })
+            .collect();
+        assert!(unknown.is_empty(), "{unknown:?}");
     }
 
     #[test]

@@ -21,6 +21,10 @@ pub enum Request {
         text: String,
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         spoken: bool,
+        /// Spoken: the known command the audio most likely says, tried
+        /// when `text` means nothing.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        guess: Option<String>,
     },
     /// Reverts the newest change, or the one named.
     Undo {

@@ -44,8 +44,18 @@ pub enum ToWorker {
         settings: ListenSettings,
     },
     /// Words to expect in commands (the open tabs' sites and titles):
-    /// Whisper's prompt, so that names on screen are recognized.
-    Vocabulary { prompt: String },
+    /// Whisper's prompt, so that names on screen are recognized. And the
+    /// commands that make sense for these tabs, for a guess when what was
+    /// heard means nothing (see [`ToWorker::Guess`]).
+    Vocabulary {
+        prompt: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        phrases: Vec<String>,
+    },
+    /// The known command (of the vocabulary's phrases) the last command's
+    /// audio most likely says: asked when what was heard means nothing.
+    /// Answers [`FromWorker::Guessed`].
+    Guess,
     /// The mic button or Alt+Shift+L: the next utterance is a command.
     Trigger,
     /// Back to waiting for the wake word.
@@ -105,6 +115,7 @@ impl ToWorker {
         match self {
             ToWorker::Configure { .. } => "configure",
             ToWorker::Vocabulary { .. } => "vocabulary",
+            ToWorker::Guess => "guess",
             ToWorker::Trigger => "trigger",
             ToWorker::Cancel => "cancel",
             ToWorker::Stop => "stop",
@@ -230,6 +241,12 @@ pub enum FromWorker {
     },
     /// A command to run.
     Command(CommandHeard),
+    /// Answers [`ToWorker::Guess`]: the command without the wake phrase,
+    /// or none that the audio convincingly says; milliseconds it took.
+    Guessed {
+        guess: Option<String>,
+        ms: f64,
+    },
     /// A model file downloading.
     Progress {
         model: String,
@@ -359,6 +376,7 @@ impl FromWorker {
             FromWorker::Wake { .. } => "wake",
             FromWorker::Partial { .. } => "partial",
             FromWorker::Command(_) => "command",
+            FromWorker::Guessed { .. } => "guessed",
             FromWorker::Progress { .. } => "progress",
             FromWorker::Error { .. } => "error",
             FromWorker::Models { .. } => "models",
@@ -389,6 +407,7 @@ impl FromWorker {
             FromWorker::Error { request, .. } | FromWorker::Models { request, .. } => {
                 request.as_deref()
             }
+            FromWorker::Guessed { .. } => Some("guess"),
             _ => None,
         }
     }

@@ -5,6 +5,7 @@ use crate::audio;
 use crate::clock::now_ms;
 use crate::decode::{self, DecodeOptions, Suppression};
 use crate::error::{Error, Result};
+use crate::guided::{self, PhraseTree};
 use crate::mel::{MelSpectrogram, HOP_LENGTH, N_FRAMES, N_SAMPLES, SAMPLE_RATE};
 use crate::tokenizer::WhisperTokenizer;
 use crate::whisper::{Config, Projection, Weights, Whisper};
@@ -468,6 +469,29 @@ impl Engine {
             looped: decoded.looped,
             fell_back: false,
         })
+    }
+
+    /// The phrase of `tree` that `pcm` most likely says, and its average
+    /// log-probability (see [`crate::guided`]), over the window `ctx`.
+    pub fn guess(
+        &self,
+        pcm: &[f32],
+        tree: &PhraseTree,
+        ctx: AudioCtx,
+    ) -> Result<Option<(String, f32)>> {
+        if tree.is_empty() {
+            return Ok(None);
+        }
+        let (mel, frames) = self.mel(pcm, ctx)?;
+        let features = self.model.encode(&mel, frames)?;
+        let state = match ctx {
+            AudioCtx::Tail(_) => self.model.start_with_tail(&features, self.silence()?)?,
+            _ => self.model.start(&features)?,
+        };
+        match guided::guided(&self.model, &self.tokenizer, state, tree)? {
+            Some(g) => Ok(Some((self.tokenizer.decode(&g.tokens)?, g.avg_logprob))),
+            None => Ok(None),
+        }
     }
 
     /// The tokens of the prompt's words, spelled as Whisper may write them

@@ -11,6 +11,7 @@ pub mod ctranslate2;
 pub mod decode;
 pub mod engine;
 pub mod error;
+pub mod guided;
 pub mod listener;
 pub mod mel;
 pub mod models;

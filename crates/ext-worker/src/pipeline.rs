@@ -6,10 +6,11 @@
 //! are commands. Pure logic: the browser binding (`web/serve.rs`) only
 //! converts messages, and fetches and keeps model files.
 
+use crate::clock::now_ms;
 use crate::engine::{AudioCtx, Decoding, ModelFiles, TranscribeOptions, Transcript};
 use crate::error::{Error, Result};
 use crate::service::{Heard, Service, UTTERANCE_TOKENS};
-use crate::session::{Outcome, VoiceSession, VoiceSettings};
+use crate::session::{self, Outcome, VoiceSession, VoiceSettings};
 use crate::vad::VadEvent;
 use ext_protocol::settings::ListenSettings;
 use ext_protocol::worker::{self, CommandHeard, FromWorker, State, Status, ToWorker, Transcribed};
@@ -19,10 +20,25 @@ use std::collections::VecDeque;
 /// most 223 tokens, and a long prompt slows every decoding step.
 pub const VOCABULARY_CHARS: usize = 400;
 
+/// Most command phrases kept for guesses, and their longest (a command
+/// is a sentence; anything longer is not one).
+pub const MAX_PHRASES: usize = 4_000;
+pub const MAX_PHRASE_CHARS: usize = 120;
+
+/// A guess whose tokens average less than this log-probability is not
+/// offered: the audio says none of the phrases. Measured on the spoken
+/// corpus (tiny.en): right guesses mostly score above −2, wrong ones
+/// (often a long, easy phrase like "go to the bottom of the page") below.
+pub const GUESS_MIN_LOGPROB: f32 = -2.0;
+
 pub struct Pipeline {
     service: Service,
     session: VoiceSession,
     vocabulary: String,
+    /// The commands that make sense for the open tabs (for guesses).
+    phrases: Vec<String>,
+    /// The last command's words and audio (for a guess).
+    last_command: Option<(String, Vec<f32>)>,
     /// Audio heard so far, in ms: the session's clock. Audio time, not wall
     /// time, so a worker busy transcribing does not time out a command it
     /// has not yet heard.
@@ -71,6 +87,8 @@ impl Pipeline {
             service: Service::default(),
             session: VoiceSession::new(VoiceSettings::default()),
             vocabulary: String::new(),
+            phrases: Vec::new(),
+            last_command: None,
             heard_ms: 0.0,
             level: (0.0, 0),
             echo_audio: false,
@@ -91,7 +109,9 @@ impl Pipeline {
     /// Loads a model; answers `status` ready (with the model's shape) or
     /// `error`. A failed load keeps the model that was there.
     pub fn load(&mut self, files: ModelFiles, fast: bool) -> FromWorker {
-        match self.service.load(files, fast) {
+        let loaded = self.service.load(files, fast);
+        self.set_phrases();
+        match loaded {
             Ok((shape, load_ms)) => FromWorker::Status(Status {
                 state: State::Ready,
                 mode: Some(self.mode().to_string()),
@@ -112,6 +132,7 @@ impl Pipeline {
         self.speech_started_ms = 0.0;
         self.partial_samples = 0;
         self.jobs.clear();
+        self.last_command = None;
         self.service.reset_listener(self.session.expects_command());
         self.listen();
     }
@@ -145,11 +166,18 @@ impl Pipeline {
                 self.configure(settings);
                 vec![self.status()]
             }
-            ToWorker::Vocabulary { prompt } => {
+            ToWorker::Vocabulary { prompt, phrases } => {
                 self.vocabulary = prompt.chars().take(VOCABULARY_CHARS).collect();
+                self.phrases = phrases
+                    .into_iter()
+                    .filter(|p| p.chars().count() <= MAX_PHRASE_CHARS)
+                    .take(MAX_PHRASES)
+                    .collect();
+                self.set_phrases();
                 self.listen();
                 vec![]
             }
+            ToWorker::Guess => vec![self.guessed()],
             ToWorker::Trigger => {
                 self.session.trigger(self.heard_ms);
                 self.listen();
@@ -225,7 +253,46 @@ impl Pipeline {
             settings.end_silence_active_ms as usize,
         );
         self.session.set_settings(settings.voice);
+        self.set_phrases();
         self.listen();
+    }
+
+    /// The phrases, as tokens of the model loaded, with the wake phrase.
+    fn set_phrases(&mut self) {
+        let wake = self.session.settings().wake_phrase.clone();
+        self.service.set_phrases(&self.phrases, &wake);
+    }
+
+    /// A command's audio, for a guess if its words mean nothing.
+    fn keep_command(&mut self, outcome: &Outcome, pcm: &[f32]) {
+        if let Outcome::Command(text) = outcome {
+            self.last_command = Some((text.clone(), pcm.to_vec()));
+        }
+    }
+
+    /// [`ToWorker::Guess`]: the phrase the last command's audio most
+    /// likely says (without the wake phrase), if it says it convincingly
+    /// enough to try, and the milliseconds that took.
+    fn guessed(&self) -> FromWorker {
+        let start = now_ms();
+        let guess = self.guess();
+        FromWorker::Guessed {
+            guess,
+            ms: now_ms() - start,
+        }
+    }
+
+    fn guess(&self) -> Option<String> {
+        let (text, pcm) = self.last_command.as_ref()?;
+        let said = session::words(text);
+        let (guess, avg_logprob) = self.service.guess(pcm)?;
+        if avg_logprob < GUESS_MIN_LOGPROB {
+            return None;
+        }
+        let words = session::words(&guess);
+        let wake = &self.session.settings().wake_phrase;
+        let words = session::strip_wake(&words, wake).unwrap_or(words);
+        (!words.is_empty() && words != said).then(|| words.join(" "))
     }
 
     /// A block of microphone samples at `rate` Hz. Messages go to `post`
@@ -310,6 +377,7 @@ impl Pipeline {
                 return post(self.job(pcm, Some(rest)));
             }
         }
+        self.keep_command(&outcome, &pcm);
         let heard = self.heard(text, prompt, &transcript, pcm);
         post(self.outcome_message(outcome, heard));
     }
@@ -446,6 +514,7 @@ impl Pipeline {
             .session
             .command_heard(&text, job.wake_rest.as_deref(), self.heard_ms);
         self.listen();
+        self.keep_command(&outcome, &job.pcm);
         let heard = worker::Heard {
             heard: text,
             prompt: job.prompt,

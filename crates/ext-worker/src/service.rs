@@ -6,6 +6,7 @@
 use crate::clock::now_ms;
 use crate::engine::{AudioCtx, Decoding, Engine, ModelFiles, TranscribeOptions, Transcript};
 use crate::error::{Error, ErrorCode, Result};
+use crate::guided::PhraseTree;
 use crate::listener::Listener;
 use crate::session::could_start_with_wake;
 use crate::vad::VadEvent;
@@ -40,6 +41,8 @@ pub struct Service {
     decoding: Option<Decoding>,
     /// The silences that end an utterance, passive and active (ms).
     end_silences: Option<(usize, usize)>,
+    /// The commands that make sense for the open tabs, as tokens.
+    phrases: PhraseTree,
 }
 
 impl Service {
@@ -141,6 +144,24 @@ impl Service {
 
     pub fn score(&self, pcm: &[f32], phrase: &str, audio_ctx: AudioCtx) -> Result<f32> {
         self.engine()?.phrase_logprob(pcm, phrase, audio_ctx)
+    }
+
+    /// The commands a guess may be (see [`Service::guess`]), with the
+    /// wake phrase allowed before them; kept as tokens of the model loaded,
+    /// so set again after a load.
+    pub fn set_phrases(&mut self, phrases: &[String], wake_phrase: &str) {
+        self.phrases = match &self.engine {
+            Some(engine) => PhraseTree::new(engine.tokenizer(), phrases, Some(wake_phrase)),
+            None => PhraseTree::default(),
+        };
+    }
+
+    /// The command among the phrases that `pcm` most likely says, if it
+    /// says one convincingly; None without phrases or a model.
+    pub fn guess(&self, pcm: &[f32]) -> Option<(String, f32)> {
+        let engine = self.engine().ok()?;
+        let guess = engine.guess(pcm, &self.phrases, self.decoding().audio_ctx);
+        guess.ok().flatten()
     }
 
     /// A live transcript of the utterance under way. None between

@@ -159,7 +159,7 @@ impl VoiceSession {
 
 /// Lowercase words of what was heard, punctuation and Whisper's
 /// non-speech markers ("[BLANK_AUDIO]", "(music)") left out.
-fn words(text: &str) -> Vec<String> {
+pub fn words(text: &str) -> Vec<String> {
     let mut cleaned = String::with_capacity(text.len());
     let mut depth = 0usize;
     let chars: Vec<char> = text.chars().collect();

@@ -420,7 +420,14 @@ fn listening_turns_microphone_blocks_into_heard_commands() {
     });
     pipeline.control(ToWorker::Vocabulary {
         prompt: "youtube gmail".into(),
+        phrases: vec!["close YouTube".into()],
     });
+    // Nothing heard yet: no guess, and no model needed to say so.
+    let answer = pipeline.control(ToWorker::Guess);
+    assert!(
+        matches!(answer.as_slice(), [FromWorker::Guessed { guess: None, .. }]),
+        "{answer:?}"
+    );
     // No model yet: the utterance is reported as an error, nothing breaks.
     let events = listen(&mut pipeline);
     let kinds: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
@@ -450,4 +457,25 @@ fn listening_turns_microphone_blocks_into_heard_commands() {
     let stopped = pipeline.control(ToWorker::Stop);
     assert_eq!(stopped.len(), 1, "{stopped:?}");
     assert_eq!(stopped[0].kind(), "status");
+
+    // Hostile phrases (too many, a megabyte long, odd text) are bounded,
+    // and a guess at the last command answers and breaks nothing.
+    let mut phrases: Vec<String> = (0..10_000).map(|i| format!("close tab {i}")).collect();
+    phrases.extend([
+        "x".repeat(1_000_000),
+        "🦊 ünïcödé \u{200b}".into(),
+        String::new(),
+    ]);
+    pipeline.control(ToWorker::Vocabulary {
+        prompt: "youtube".into(),
+        phrases,
+    });
+    let answer = pipeline.control(ToWorker::Guess);
+    assert!(
+        matches!(answer.as_slice(), [FromWorker::Guessed { ms, .. }] if *ms >= 0.0),
+        "{answer:?}"
+    );
+    let events = listen(&mut pipeline);
+    let kinds: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["listening", "command"], "{events:?}");
 }

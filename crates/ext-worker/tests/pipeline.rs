@@ -100,6 +100,7 @@ fn without_the_wake_word_an_utterance_is_a_command_transcribed_with_the_tabs_voc
         &mut p,
         Control::Vocabulary {
             prompt: "YouTube, GitHub".into(),
+            phrases: vec![],
         },
     );
     ctl(&mut p, Control::Echo { audio: true });
@@ -183,6 +184,7 @@ fn a_command_being_spoken_is_transcribed_live_every_second() {
         &mut p,
         Control::Vocabulary {
             prompt: "YouTube".into(),
+            phrases: vec![],
         },
     );
     ctl(&mut p, Control::Echo { audio: true });
@@ -244,6 +246,7 @@ fn with_two_workers_the_listener_hands_commands_to_the_command_model_and_keeps_l
         &mut listener,
         Control::Vocabulary {
             prompt: "YouTube, GitHub".into(),
+            phrases: vec![],
         },
     );
     ctl(&mut listener, Control::Echo { audio: true });

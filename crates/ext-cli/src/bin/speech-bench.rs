@@ -14,10 +14,11 @@
 //! `+stop` (stop at repetition), `+fallback` (full window when the fast
 //! pass loops or is unsure), `+notabs` / `+nocmds` (no tab names, or no
 //! command words, in the prompt), `+guide:N` (the prompt's words nudged up
-//! by N logits).
+//! by N logits), `+noguess` (no guess among the known commands when what
+//! was heard means nothing; `shipped+noguess` is allowed).
 //! Measurements, not tests: nothing here asserts.
 
-use ext_cli::hear::Ear;
+use ext_cli::hear::{Ear, Vocabulary};
 use ext_cli::score::{median, Tally};
 use ext_cli::speech::{self, Kind, Recording};
 use ext_worker::{AudioCtx, Decoding, ModelFiles};
@@ -39,6 +40,9 @@ struct Scheme {
     decoding: Option<Decoding>,
     tab_prompt: bool,
     command_words: bool,
+    /// A guess among the commands that make sense for the tabs, when what
+    /// was heard means nothing (shipped).
+    guess: bool,
 }
 
 fn scheme(text: &str) -> Result<Scheme, String> {
@@ -58,6 +62,7 @@ fn scheme(text: &str) -> Result<Scheme, String> {
         decoding,
         tab_prompt: true,
         command_words: true,
+        guess: true,
     };
     for aid in parts {
         match aid {
@@ -65,6 +70,7 @@ fn scheme(text: &str) -> Result<Scheme, String> {
             "fallback" => chosen(&mut s.decoding)?.fallback = true,
             "notabs" => s.tab_prompt = false,
             "nocmds" => s.command_words = false,
+            "noguess" => s.guess = false,
             guide if guide.starts_with("guide:") => {
                 chosen(&mut s.decoding)?.guide =
                     guide[6..].parse().map_err(|_| format!("bad {guide}"))?;
@@ -136,7 +142,7 @@ fn run() -> Result<(), String> {
         if subset { ", the fixed subset" } else { "" }
     );
     println!(
-        "{:<14} {:<24} {:>8} {:>6} {:>7} {:>7} {:>6} {:>6} {:>9} {:>9} {:>7}",
+        "{:<14} {:<24} {:>8} {:>6} {:>7} {:>7} {:>6} {:>6} {:>9} {:>9} {:>6} {:>7}",
         "model",
         "scheme",
         "success",
@@ -147,6 +153,7 @@ fn run() -> Result<(), String> {
         "fallb",
         "enc ms",
         "dec ms",
+        "guess",
         "wall s"
     );
     for model in &models {
@@ -174,15 +181,34 @@ fn run() -> Result<(), String> {
             } else {
                 String::new()
             };
-            let vocabulary = vocabulary.as_str();
+            let phrases = if s.guess {
+                ext_core::vocabulary::command_phrases(
+                    state
+                        .tabs
+                        .iter()
+                        .map(|t| (t.title.as_str(), t.url.as_str())),
+                    state.groups.iter().map(|g| g.title.as_str()),
+                )
+            } else {
+                Vec::new()
+            };
+            let vocabulary = Vocabulary {
+                prompt: vocabulary,
+                phrases,
+            };
+            let mut guesses = 0;
             let mut t = Tally::default();
             let start = Instant::now();
             for (r, wav) in recordings.iter().zip(&audio) {
-                let hearing = ear.hear_wav(wav, r.listen(), vocabulary)?;
+                let mut hearing = ear.hear_wav(wav, r.listen(), &vocabulary)?;
+                if s.guess {
+                    ear.guess_if_needed(&mut hearing, &state);
+                }
+                guesses += usize::from(hearing.guess.is_some());
                 t.add(r, &hearing, r.case.map(|i| &cases[i]), &state);
             }
             println!(
-                "{:<14} {:<24} {:>7.1}% {:>5.1}% {:>3}/{:<3} {:>3}/{:<3} {:>6} {:>6} {:>9.0} {:>9.0} {:>7.1}",
+                "{:<14} {:<24} {:>7.1}% {:>5.1}% {:>3}/{:<3} {:>3}/{:<3} {:>6} {:>6} {:>9.0} {:>9.0} {:>6} {:>7.1}",
                 name,
                 if s.decoding.is_none() {
                     format!("shipped={}", ear.decoding().name())
@@ -199,6 +225,7 @@ fn run() -> Result<(), String> {
                 t.fell_back,
                 median(&mut t.encoder_ms),
                 median(&mut t.decoder_ms),
+                guesses,
                 start.elapsed().as_secs_f64(),
             );
             if misses {

@@ -5,15 +5,17 @@
 //!   twctl plan  --state STATE.json "utterance"          the plan; runs nothing
 //!   twctl apply --state STATE.json [--yes] "utterance"  runs it on the in-memory browser
 //!   twctl hear  --state STATE.json --model DIR --audio WAV [--listen passive|active]
-//!               [--apply [--yes]] [--no-tab-prompt] [decoding flags]
+//!               [--apply [--yes]] [--no-tab-prompt] [--guess|--no-guess]
+//!               [decoding flags]
 //!
 //! The decoding flags are `transcribe`'s (`DecodingFlags`), each over what
 //! the extension ships for the model (`Decoding::shipped`).
 //!
 //! `hear` runs what the extension runs on a recording (resampling, voice
 //! activity detection, the wake-word session, the open tabs' names as the
-//! prompt, Whisper with the shipped decoding, then the interpreter) and
-//! prints `{heard, wake, command, for_us}` merged with what `plan` (or, with
+//! prompt, Whisper with the shipped decoding, its guess among the commands
+//! that make sense for the tabs, then the interpreter) and prints
+//! `{heard, wake, command, for_us, guess}` merged with what `plan` (or, with
 //! `--apply`, `apply`) prints for the command. Speech without the wake word
 //! while passive is not for us and changes nothing.
 
@@ -28,7 +30,7 @@ use std::process::ExitCode;
 const USAGE: &str = "usage: twctl plan --state STATE.json \"utterance\"
        twctl apply --state STATE.json [--yes] \"utterance\"
        twctl hear --state STATE.json --model DIR --audio WAV [--listen passive|active]
-                  [--apply [--yes]] [--no-tab-prompt]
+                  [--apply [--yes]] [--no-tab-prompt] [--guess|--no-guess]
                   [--audio-ctx full|auto|tail|tail:S|min:S] [--stop-loops|--no-stop-loops]
                   [--fallback|--no-fallback] [--guide BIAS]
 (STATE.json may be - for standard input; without decoding flags, hear decodes
@@ -46,6 +48,9 @@ struct Args {
     listen: Option<Listen>,
     decoding: DecodingFlags,
     tab_prompt: bool,
+    /// Guess among the commands that make sense for the tabs when what
+    /// was heard means nothing (as the extension does).
+    guess: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -57,6 +62,7 @@ fn parse_args() -> Result<Args, String> {
     let mut a = Args {
         command,
         tab_prompt: true,
+        guess: true,
         ..Args::default()
     };
     let (mut state, mut words) = (None, Vec::new());
@@ -78,6 +84,8 @@ fn parse_args() -> Result<Args, String> {
                     Some(Listen::parse(&v).ok_or(format!("--listen {v}: say passive or active"))?);
             }
             "--no-tab-prompt" => a.tab_prompt = false,
+            "--guess" => a.guess = true,
+            "--no-guess" => a.guess = false,
             "-h" | "--help" => return Err(String::new()),
             _ => words.push(arg),
         }
@@ -105,16 +113,22 @@ fn hear(args: &Args, state: State) -> Result<Value, String> {
     let mut ear = Ear::new(files, args.decoding)?;
     let audio = args.audio.as_ref().expect("checked");
     let wav = std::fs::read(audio).map_err(|e| format!("{}: {e}", audio.display()))?;
-    let vocabulary = if args.tab_prompt {
-        vocabulary_of(&state)
-    } else {
-        String::new()
-    };
+    let mut vocabulary = vocabulary_of(&state);
+    if !args.tab_prompt {
+        vocabulary.prompt.clear();
+    }
+    if !args.guess {
+        vocabulary.phrases.clear();
+    }
     let listen = args.listen.unwrap_or(Listen::Passive);
-    let hearing = ear.hear_wav(&wav, listen, &vocabulary)?;
+    let mut hearing = ear.hear_wav(&wav, listen, &vocabulary)?;
+    if args.guess {
+        ear.guess_if_needed(&mut hearing, &state);
+    }
+    let guess = hearing.guess.as_deref();
     let mut out = match (&hearing.command, args.apply) {
-        (Some(command), true) => run::apply(state, command, args.yes, true),
-        (Some(command), false) => run::plan(&state, command, true),
+        (Some(command), true) => run::apply(state, command, args.yes, Some(guess)),
+        (Some(command), false) => run::plan(&state, command, Some(guess)),
         (None, true) => serde_json::to_value(&state).unwrap_or_else(|_| json!({})),
         (None, false) => json!({}),
     };
@@ -146,8 +160,8 @@ fn main() -> ExitCode {
         }
     };
     let out = match args.command.as_str() {
-        "plan" => run::plan(&state, &args.utterance, false),
-        "apply" => run::apply(state, &args.utterance, args.yes, false),
+        "plan" => run::plan(&state, &args.utterance, None),
+        "apply" => run::apply(state, &args.utterance, args.yes, None),
         _ => match hear(&args, state) {
             Ok(out) => out,
             Err(e) => {

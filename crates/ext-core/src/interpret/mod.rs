@@ -102,8 +102,10 @@ const MAX_MENDS: usize = 12;
 /// Plans a spoken command: what was heard, with Whisper's systematic
 /// confusions rewritten ("and group" for "ungroup"), and, if that means
 /// nothing (no such command, no such tab), the first mended reading that
-/// does, which the reply names. Typed commands go to [`plan`] as they are.
-pub fn plan_spoken(input: &str, state: &State, options: &Options) -> Plan {
+/// does, which the reply names; failing that, the worker's `guess` (the
+/// known command the audio most likely says). Typed commands go to
+/// [`plan`] as they are.
+pub fn plan_spoken(input: &str, guess: Option<&str>, state: &State, options: &Options) -> Plan {
     let heard = hearing::always(&text::raw_words(input)).join(" ");
     let first = plan(&heard, state, options);
     if !matches!(
@@ -112,11 +114,11 @@ pub fn plan_spoken(input: &str, state: &State, options: &Options) -> Plan {
     ) {
         return first;
     }
-    for candidate in hearing::mends(&text::words(&heard), state)
+    let mends = hearing::mends(&text::words(&heard), state)
         .into_iter()
         .take(MAX_MENDS)
-    {
-        let meant = candidate.join(" ");
+        .map(|words| words.join(" "));
+    for meant in mends.chain(guess.map(str::to_string)) {
         let mended = plan(&meant, state, options);
         // Mended into "undo", but never into a "yes" or "no".
         let answer = matches!(mended.special, Some(Special::Yes | Special::No));
@@ -130,6 +132,16 @@ pub fn plan_spoken(input: &str, state: &State, options: &Options) -> Plan {
         }
     }
     first
+}
+
+/// Whether a spoken command means nothing for these tabs, even mended (no
+/// such command, no such tab): then the speech worker is asked for its
+/// guess at the known command the audio says.
+pub fn needs_guess(input: &str, state: &State, options: &Options) -> bool {
+    matches!(
+        plan_spoken(input, None, state, options).error,
+        Some(ErrorCode::UnknownCommand | ErrorCode::NotFound)
+    )
 }
 
 /// Plans a command against a snapshot of the browser.

@@ -8,7 +8,7 @@ use super::bindings::{self, js_message, to_js};
 use super::firefox::FirefoxBrowser;
 use super::speech_worker::SpeechWorker;
 use super::storage::LocalStorage;
-use crate::background::Background;
+use crate::background::{Background, Heard};
 use crate::vocabulary;
 use crate::voice::{Coordinator, Effect};
 use ext_protocol::answer::{
@@ -173,10 +173,17 @@ impl Voice {
                     let me = self.clone();
                     spawn_local(async move { me.send_vocabulary().await });
                 }
-                Effect::RunCommand { text, event } => {
+                Effect::RunCommand { text, mut event } => {
                     let me = self.clone();
                     spawn_local(async move {
-                        let answer = me.background.run_command_as(&text, true).await;
+                        let guess = me.guess_for(&text).await;
+                        if let Some(guess) = &guess {
+                            event["guess"] = guess.as_str().into();
+                        }
+                        let heard = Heard {
+                            guess: guess.as_deref(),
+                        };
+                        let answer = me.background.run_command_as(&text, Some(heard)).await;
                         let effects = me.coordinator.borrow_mut().command_answered(
                             event,
                             &answer,
@@ -265,14 +272,32 @@ impl Voice {
         Ok(())
     }
 
-    /// The open tabs' names, for Whisper's prompt (read straight from the
-    /// browser: a tool call would land in the action log).
+    /// The open tabs' names, for Whisper's prompt, and the commands that
+    /// make sense for them, for guesses (read straight from the browser: a
+    /// tool call would land in the action log).
     async fn send_vocabulary(&self) {
         use crate::browser::Browser;
-        let tabs = self.background.browser().tabs().await.unwrap_or_default();
-        let prompt =
-            vocabulary::command_prompt(tabs.iter().map(|t| (t.title.as_str(), t.url.as_str())));
-        self.listener.post(&ToWorker::Vocabulary { prompt });
+        let browser = self.background.browser();
+        let tabs = browser.tabs().await.unwrap_or_default();
+        let groups = browser.groups().await.unwrap_or_default();
+        let names = || tabs.iter().map(|t| (t.title.as_str(), t.url.as_str()));
+        let prompt = vocabulary::command_prompt(names());
+        let phrases = vocabulary::command_phrases(names(), groups.iter().map(|g| g.title.as_str()));
+        self.listener
+            .post(&ToWorker::Vocabulary { prompt, phrases });
+    }
+
+    /// When a heard command means nothing for the open tabs: the known
+    /// command its audio most likely says, as the listening worker (which
+    /// keeps the last command's audio) guesses it.
+    async fn guess_for(&self, text: &str) -> Option<String> {
+        if !self.background.needs_guess(text).await {
+            return None;
+        }
+        match self.listener.ask(&ToWorker::Guess, None).await {
+            Ok(FromWorker::Guessed { guess, .. }) => guess,
+            _ => None,
+        }
     }
 
     /// Loads the models the settings name, unless they are loaded already:

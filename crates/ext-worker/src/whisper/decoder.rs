@@ -18,7 +18,9 @@ struct Block {
     mlp_norm: LayerNorm,
 }
 
-/// What one utterance's decoding keeps between steps.
+/// What one utterance's decoding keeps between steps. Cloning it is
+/// cheap (tensors are shared) and lets decoding branch.
+#[derive(Clone)]
 pub struct DecoderState {
     /// Per block: the audio's keys and values for cross-attention.
     cross: Vec<(Tensor, Tensor)>,

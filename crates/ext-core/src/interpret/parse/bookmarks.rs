@@ -10,6 +10,15 @@ use super::Parsed;
 /// The words this family's commands start with (clause splitting uses them).
 pub const VERBS: &[&str] = &["bookmark", "star", "save", "favorite", "favourite"];
 
+/// How its commands are said (see `confirm::PHRASES`).
+pub const PHRASES: &[&str] = &[
+    "bookmark this page",
+    "bookmark this tab",
+    "bookmark {tab}",
+    "bookmark the {tab} tab",
+    "bookmark all tabs",
+];
+
 pub fn parse(w: Words) -> Parsed {
     Ok(bookmarks(w))
 }

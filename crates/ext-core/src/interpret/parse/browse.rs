@@ -13,6 +13,26 @@ pub const VERBS: &[&str] = &[
     "previous",
 ];
 
+/// How its commands are said (see `confirm::PHRASES`).
+pub const PHRASES: &[&str] = &[
+    "scroll down",
+    "scroll up",
+    "go back",
+    "go forward",
+    "zoom in",
+    "zoom out",
+    "reset the zoom",
+    "go to the top of the page",
+    "go to the bottom of the page",
+    "page down",
+    "page up",
+    "next tab",
+    "previous tab",
+    "reload",
+    "reload this tab",
+    "stop loading",
+];
+
 pub fn parse(w: Words) -> Parsed {
     Ok(browse(w))
 }

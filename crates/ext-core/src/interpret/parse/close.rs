@@ -23,6 +23,23 @@ pub const VERBS: &[&str] = &[
     "get",
 ];
 
+/// How its commands are said (see `confirm::PHRASES`).
+pub const PHRASES: &[&str] = &[
+    "close {tab}",
+    "close the {tab} tab",
+    "close the {tab} tabs",
+    "close all the {tab} tabs",
+    "close this tab",
+    "close the tab that's playing",
+    "close the tabs to the right",
+    "close the tabs to the left",
+    "close the last tab",
+    "close duplicate tabs",
+    "close the other tabs",
+    "close all tabs except this one",
+    "close this window",
+];
+
 pub fn parse(w: Words) -> Parsed {
     Ok(close(w))
 }

@@ -11,6 +11,14 @@ pub const VERBS: &[&str] = &[
     "group", "sort", "organize", "organise", "arrange", "cluster",
 ];
 
+/// How its commands are said (see `confirm::PHRASES`).
+pub const PHRASES: &[&str] = &[
+    "group my tabs by site",
+    "group my tabs by topic",
+    "group the {tab} tabs",
+    "group {tab} and {tab}",
+];
+
 pub fn parse(w: Words) -> Parsed {
     Ok(group_by(w))
 }

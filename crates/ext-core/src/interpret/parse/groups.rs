@@ -31,6 +31,19 @@ pub const VERBS: &[&str] = &[
     "bundle",
 ];
 
+/// How its commands are said (see `confirm::PHRASES`).
+pub const PHRASES: &[&str] = &[
+    "ungroup the {group} group",
+    "ungroup everything",
+    "collapse the {group} group",
+    "expand the {group} group",
+    "close the {group} group",
+    "make the {group} group {color}",
+    "put the {tab} tab in the {group} group",
+    "put this tab in the {group} group",
+    "remove this tab from its group",
+];
+
 pub fn parse(w: Words) -> Parsed {
     Ok(groups(w))
 }

@@ -9,6 +9,9 @@ use super::Parsed;
 /// The words this family's commands start with (clause splitting uses them).
 pub const VERBS: &[&str] = &["what", "which"];
 
+/// How its commands are said (see `confirm::PHRASES`).
+pub const PHRASES: &[&str] = &["what did I read today", "what did I read yesterday"];
+
 pub fn parse(w: Words) -> Parsed {
     Ok(history(w))
 }

@@ -40,6 +40,9 @@ pub struct Family {
     pub name: &'static str,
     /// The words its commands start with.
     pub verbs: &'static [&'static str],
+    /// How its commands are said, with placeholders (see
+    /// `vocabulary::command_phrases`).
+    pub phrases: &'static [&'static str],
     pub parse: fn(Words) -> Parsed,
 }
 
@@ -47,7 +50,7 @@ macro_rules! families {
     ($($name:ident),* $(,)?) => {
         /// Every family, in the order they are tried.
         pub const FAMILIES: &[Family] = &[
-            $(Family { name: stringify!($name), verbs: $name::VERBS, parse: $name::parse },)*
+            $(Family { name: stringify!($name), verbs: $name::VERBS, phrases: $name::PHRASES, parse: $name::parse },)*
         ];
     };
 }

@@ -10,6 +10,18 @@ use super::Parsed;
 /// The words this family's commands start with (clause splitting uses them).
 pub const VERBS: &[&str] = &["move", "send", "drag", "shift", "throw", "take", "bring"];
 
+/// How its commands are said (see `confirm::PHRASES`).
+pub const PHRASES: &[&str] = &[
+    "move this tab to the other window",
+    "move this tab to a new window",
+    "move this tab to the start",
+    "move this tab to the end",
+    "move the {tab} tab to the start",
+    "move the {tab} tab to the end",
+    "move the {tab} tab to this window",
+    "move the {tab} tab to the other window",
+];
+
 pub fn parse(w: Words) -> Parsed {
     Ok(move_tabs(w))
 }

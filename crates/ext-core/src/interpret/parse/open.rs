@@ -8,6 +8,9 @@ use super::Parsed;
 /// The words this family's commands start with (clause splitting uses them).
 pub const VERBS: &[&str] = &["open", "launch", "visit", "navigate", "pull"];
 
+/// How its commands are said (see `confirm::PHRASES`).
+pub const PHRASES: &[&str] = &["open a new tab", "open a new window", "open {site}"];
+
 pub fn parse(w: Words) -> Parsed {
     Ok(open(w))
 }

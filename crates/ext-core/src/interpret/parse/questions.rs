@@ -9,6 +9,18 @@ use super::Parsed;
 /// The words this family's commands start with (clause splitting uses them).
 pub const VERBS: &[&str] = &["how", "count", "list", "tell"];
 
+/// How its commands are said (see `confirm::PHRASES`).
+pub const PHRASES: &[&str] = &[
+    "how many tabs do I have",
+    "how many tabs are open",
+    "list my tabs",
+    "what tabs are playing audio",
+    "which tab is playing music",
+    "which tab is playing audio",
+    "what groups do I have",
+    "how many windows do I have",
+];
+
 pub fn parse(w: Words) -> Parsed {
     Ok(questions(w))
 }

@@ -9,6 +9,9 @@ use super::Parsed;
 /// The words this family's commands start with (clause splitting uses them).
 pub const VERBS: &[&str] = &["search", "look", "lookup", "google"];
 
+/// How its commands are said (see `confirm::PHRASES`).
+pub const PHRASES: &[&str] = &[];
+
 pub fn parse(w: Words) -> Parsed {
     Ok(search(w))
 }

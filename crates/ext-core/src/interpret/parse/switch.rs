@@ -14,6 +14,20 @@ pub const VERBS: &[&str] = &[
     "find",
 ];
 
+/// How its commands are said (see `confirm::PHRASES`).
+pub const PHRASES: &[&str] = &[
+    "switch to {tab}",
+    "go to {tab}",
+    "switch to the {tab} tab",
+    "go to the {tab} tab",
+    "switch to tab {number}",
+    "go to tab {number}",
+    "go to the last tab",
+    "go to the first tab",
+    "go to the other window",
+    "switch to the other window",
+];
+
 pub fn parse(w: Words) -> Parsed {
     if let Some(rest) = verb(w, SWITCH) {
         let rest_stripped = strip_articles(rest);

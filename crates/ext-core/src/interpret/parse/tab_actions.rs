@@ -29,6 +29,32 @@ pub const VERBS: &[&str] = &[
     "turn",
 ];
 
+/// How its commands are said (see `confirm::PHRASES`).
+pub const PHRASES: &[&str] = &[
+    "mute this tab",
+    "mute {tab}",
+    "mute the {tab} tab",
+    "mute the {tab} tabs",
+    "mute everything except this",
+    "mute the tab that's playing",
+    "mute all tabs",
+    "unmute this tab",
+    "unmute {tab}",
+    "unmute the {tab} tab",
+    "unmute all tabs",
+    "pin this tab",
+    "pin {tab}",
+    "pin the {tab} tab",
+    "unpin this tab",
+    "unpin {tab}",
+    "unpin the {tab} tab",
+    "reload the {tab} tab",
+    "discard the background tabs",
+    "discard the {tab} tab",
+    "duplicate this tab",
+    "duplicate the {tab} tab",
+];
+
 pub fn parse(w: Words) -> Parsed {
     Ok(tab_actions(w))
 }

@@ -8,6 +8,14 @@ use super::Parsed;
 /// The words this family's commands start with (clause splitting uses them).
 pub const VERBS: &[&str] = &["undo", "revert", "oops", "reopen", "restore", "unclose"];
 
+/// How its commands are said (see `confirm::PHRASES`).
+pub const PHRASES: &[&str] = &[
+    "undo",
+    "undo that",
+    "reopen the tab I just closed",
+    "reopen the last tab",
+];
+
 pub fn parse(w: Words) -> Parsed {
     Ok(undo(w))
 }
