@@ -3,7 +3,8 @@
 //! time, several voices, at 16 and 48 kHz) through the real AudioContext,
 //! worklet and speech worker, and each is judged by what it does to real
 //! tabs: "hey fox, …" in one breath, "hey fox" then the command, commands
-//! after the mic button, and speech not meant for us, which changes
+//! after the mic button, a misheard command run as the worker's guess at
+//! the known command it says, and speech not meant for us, which changes
 //! nothing.
 
 use ext_cli::speech::{self, Kind, Recording};
@@ -238,6 +239,14 @@ fn spoken_commands_in_several_voices_do_what_they_say_to_real_tabs() {
             Kind::Command,
             "unmute the youtube tabs",
         ),
+        // tiny.en hears "Collapse and use group" in this voice.
+        recording(
+            12,
+            "flite-awb",
+            16_000,
+            Kind::Command,
+            "collapse the news group",
+        ),
     ];
     let room = room(&r);
 
@@ -324,4 +333,20 @@ fn spoken_commands_in_several_voices_do_what_they_say_to_real_tabs() {
             .all(|t| t["muted"] == false),
         "{heard}"
     );
+
+    // "collapse the news group", heard as words that mean nothing: the
+    // worker's guess among the commands that make sense for these tabs
+    // runs, and the answer says what it was taken for.
+    let heard = room.hear(&r[12]);
+    assert_eq!(heard["guess"], "collapse the news group", "{heard}");
+    assert!(reply(&heard).contains("Heard as"), "{heard}");
+    let groups = room.tool("list_groups", json!({}))["groups"].clone();
+    let news = groups
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["title"] == "News")
+        .cloned()
+        .unwrap_or_else(|| panic!("{groups}"));
+    assert_eq!(news["collapsed"], true, "{heard}");
 }
