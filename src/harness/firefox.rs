@@ -356,7 +356,7 @@ impl Firefox {
         self.request(&Request::Command {
             text: text.into(),
             spoken: false,
-            guess: None,
+            guided: None,
         })
     }
 

@@ -3,9 +3,8 @@
 //! time, several voices, at 16 and 48 kHz) through the real AudioContext,
 //! worklet and speech worker, and each is judged by what it does to real
 //! tabs: "hey fox, …" in one breath, "hey fox" then the command, commands
-//! after the mic button, a misheard command run as the worker's guess at
-//! the known command it says, and speech not meant for us, which changes
-//! nothing.
+//! after the mic button, a misheard command heard again guided to the
+//! known commands, and speech not meant for us, which changes nothing.
 
 use ext_cli::speech::{self, Kind, Recording};
 use serde_json::{json, Value};
@@ -334,11 +333,11 @@ fn spoken_commands_in_several_voices_do_what_they_say_to_real_tabs() {
         "{heard}"
     );
 
-    // "collapse the news group", heard as words that mean nothing: the
-    // worker's guess among the commands that make sense for these tabs
+    // "collapse the news group", heard as words that mean nothing: heard
+    // again, guided to the commands that make sense for these tabs, it
     // runs, and the answer says what it was taken for.
     let heard = room.hear(&r[12]);
-    assert_eq!(heard["guess"], "collapse the news group", "{heard}");
+    assert_eq!(heard["guided"], "collapse the news group", "{heard}");
     assert!(reply(&heard).contains("Heard as"), "{heard}");
     let groups = room.tool("list_groups", json!({}))["groups"].clone();
     let news = groups

@@ -46,10 +46,10 @@ pub struct Hearing {
     /// The known command the audio most likely says, asked for (as the
     /// extension asks) when the command's words mean nothing.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub guess: Option<String>,
-    /// Milliseconds the guess took.
+    pub guided: Option<String>,
+    /// Milliseconds hearing it guided took.
     #[serde(skip)]
-    pub guess_ms: f64,
+    pub guided_ms: f64,
     /// Something in it was meant for Tab Whisperer.
     pub for_us: bool,
     /// Milliseconds spent, summed over utterances.
@@ -139,17 +139,17 @@ impl Ear {
     /// As the extension does when a command's words mean nothing for the
     /// tabs of `state`: asks the worker which known command the audio most
     /// likely says.
-    pub fn guess_if_needed(&mut self, hearing: &mut Hearing, state: &State) {
+    pub fn hear_guided_if_needed(&mut self, hearing: &mut Hearing, state: &State) {
         let Some(command) = &hearing.command else {
             return;
         };
-        if !interpret::needs_guess(command, state, &Options::default()) {
+        if !interpret::needs_guided(command, state, &Options::default()) {
             return;
         }
-        for answer in self.pipeline.control(ToWorker::Guess) {
-            if let FromWorker::Guessed { guess, ms } = answer {
-                hearing.guess = guess;
-                hearing.guess_ms = ms;
+        for answer in self.pipeline.control(ToWorker::HearGuided) {
+            if let FromWorker::HeardGuided { command, ms } = answer {
+                hearing.guided = command;
+                hearing.guided_ms = ms;
             }
         }
     }
@@ -160,7 +160,7 @@ impl Ear {
 pub struct Vocabulary {
     /// Whisper's prompt: the command words, then the tabs' names.
     pub prompt: String,
-    /// The commands that make sense for the tabs, for guesses.
+    /// The commands that make sense for the tabs, for guided hearing.
     pub phrases: Vec<String>,
 }
 

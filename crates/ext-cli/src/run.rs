@@ -9,12 +9,12 @@ use futures::executor::block_on;
 use serde_json::{json, Value};
 
 /// What the interpreter would do: the plan, running nothing. A spoken
-/// utterance (`heard`: `Some` with the worker's guess, if any) may be
+/// utterance (`heard`: `Some` with what the worker heard guided, if any) may be
 /// mended where Whisper misheard it, as the extension mends what its speech
 /// worker hears.
 pub fn plan(state: &State, utterance: &str, heard: Option<Option<&str>>) -> Value {
-    let plan = if let Some(guess) = heard {
-        interpret::plan_spoken(utterance, guess, state, &Options::default())
+    let plan = if let Some(guided) = heard {
+        interpret::plan_spoken(utterance, guided, state, &Options::default())
     } else {
         interpret::plan(utterance, state, &Options::default())
     };
@@ -29,8 +29,8 @@ pub fn plan(state: &State, utterance: &str, heard: Option<Option<&str>>) -> Valu
 pub fn apply(state: State, utterance: &str, yes: bool, heard: Option<Option<&str>>) -> Value {
     let bg = Background::new(MemoryBrowser::new(state), MemoryStorage::default());
     let mut message = json!({ "type": "command", "text": utterance, "spoken": heard.is_some() });
-    if let Some(Some(guess)) = heard {
-        message["guess"] = json!(guess);
+    if let Some(Some(guided)) = heard {
+        message["guided"] = json!(guided);
     }
     let mut answer = block_on(bg.handle(message));
     let asked = answer["needs_confirmation"] == true;

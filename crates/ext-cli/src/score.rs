@@ -71,8 +71,8 @@ impl Tally {
         self.looped += h.looped;
         self.fell_back += h.fell_back;
         self.encoder_ms.push(h.timings.encoder + h.timings.mel);
-        // A guess is part of decoding what was said, when one is made.
-        self.decoder_ms.push(h.timings.decoder + h.guess_ms);
+        // Hearing again guided is part of decoding what was said.
+        self.decoder_ms.push(h.timings.decoder + h.guided_ms);
         if r.kind == Kind::NotForUs {
             self.not_for_us += 1;
             if h.for_us {
@@ -91,7 +91,7 @@ impl Tally {
         self.commands += 1;
         let Some(case) = case else { return };
         let outcome = match &h.command {
-            Some(command) => check_heard(case, state, command, h.guess.as_deref()),
+            Some(command) => check_heard(case, state, command, h.guided.as_deref()),
             None => Err("no command taken".into()),
         };
         match outcome {

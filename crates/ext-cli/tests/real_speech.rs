@@ -186,9 +186,9 @@ fn hey_fox_then_a_pause_then_the_command_at_48_khz() {
 }
 
 /// Whisper hears "Go to Megitum, tab": words that mean nothing for these
-/// tabs. The worker's guess among the commands that make sense for them
-/// ("go to the GitHub tab") runs instead, and the reply says so; without
-/// the guess nothing happens.
+/// tabs. Heard again, guided to the commands that make sense for them, it
+/// says "go to the GitHub tab", which runs instead, and the reply says so;
+/// without guided hearing nothing happens.
 #[test]
 fn a_misheard_command_runs_as_the_known_command_its_audio_says() {
     let wav = say(&recording(
@@ -197,26 +197,26 @@ fn a_misheard_command_runs_as_the_known_command_its_audio_says() {
         Kind::Command,
         "go to the github tab",
     ));
-    let guessed = twctl_hear(&wav, &["--listen", "active", "--apply"]);
-    assert_eq!(guessed["guess"], "go to the github tab", "{guessed}");
-    assert!(guessed["command"] != guessed["guess"], "{guessed}");
-    let github = guessed["tabs"]
+    let guided = twctl_hear(&wav, &["--listen", "active", "--apply"]);
+    assert_eq!(guided["guided"], "go to the github tab", "{guided}");
+    assert!(guided["command"] != guided["guided"], "{guided}");
+    let github = guided["tabs"]
         .as_array()
         .unwrap()
         .iter()
         .find(|t| t["id"] == 7)
         .cloned()
         .unwrap();
-    assert_eq!(github["active"], true, "{guessed}");
+    assert_eq!(github["active"], true, "{guided}");
     assert!(
-        guessed["reply"].as_str().unwrap().contains("Heard as"),
-        "{guessed}"
+        guided["reply"].as_str().unwrap().contains("Heard as"),
+        "{guided}"
     );
 
-    let unguessed = twctl_hear(&wav, &["--listen", "active", "--apply", "--no-guess"]);
-    assert_eq!(unguessed.get("guess"), None, "{unguessed}");
-    assert!(unguessed.get("error").is_some(), "{unguessed}");
-    assert_eq!(tab_ids(&unguessed), corpus_tab_ids(), "{unguessed}");
+    let unguided = twctl_hear(&wav, &["--listen", "active", "--apply", "--no-guided"]);
+    assert_eq!(unguided.get("guided"), None, "{unguided}");
+    assert!(unguided.get("error").is_some(), "{unguided}");
+    assert_eq!(tab_ids(&unguided), corpus_tab_ids(), "{unguided}");
 }
 
 /// The corpus's fixed subset (every fifth recording: every family, voice,
@@ -240,7 +240,7 @@ fn the_shipped_decoding_hears_the_corpus_subset() {
     for r in &subset {
         let wav = std::fs::read(say(r)).unwrap();
         let mut hearing = ear.hear_wav(&wav, r.listen(), &vocabulary).unwrap();
-        ear.guess_if_needed(&mut hearing, &state);
+        ear.hear_guided_if_needed(&mut hearing, &state);
         tally.add(r, &hearing, r.case.map(|i| &cases[i]), &state);
     }
     let report = format!(

@@ -36,9 +36,10 @@ struct Pending {
 /// How a spoken command was heard, beyond its words.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Heard<'a> {
-    /// The known command the audio most likely says (the speech worker's
-    /// guess), tried when the words mean nothing.
-    pub guess: Option<&'a str>,
+    /// The known command the audio most likely says (the speech worker
+    /// hearing it again guided to the commands that make sense), tried
+    /// when the words mean nothing.
+    pub guided: Option<&'a str>,
 }
 
 pub struct Background<B, S> {
@@ -112,10 +113,10 @@ impl<B: Browser, S: Storage> Background<B, S> {
             Request::Command {
                 text,
                 spoken,
-                guess,
+                guided,
             } => {
                 let heard = spoken.then_some(Heard {
-                    guess: guess.as_deref(),
+                    guided: guided.as_deref(),
                 });
                 to_json(&self.run_command_as(&text, heard).await)
             }
@@ -218,14 +219,15 @@ impl<B: Browser, S: Storage> Background<B, S> {
     }
 
     /// Whether a spoken command means nothing for the open tabs (see
-    /// [`interpret::needs_guess`]): then the speech worker's guess is asked.
-    pub async fn needs_guess(&self, text: &str) -> bool {
+    /// [`interpret::needs_guided`]): then the speech worker hears it again,
+    /// guided to the commands that make sense.
+    pub async fn needs_guided(&self, text: &str) -> bool {
         let _guard = self.busy.lock().await;
         if self.ensure_loaded().await.is_err() || text.chars().count() > MAX_COMMAND_CHARS {
             return false;
         }
         match self.snapshot(text).await {
-            Ok(state) => interpret::needs_guess(text, &state, &self.options()),
+            Ok(state) => interpret::needs_guided(text, &state, &self.options()),
             Err(_) => false,
         }
     }
@@ -237,8 +239,8 @@ impl<B: Browser, S: Storage> Background<B, S> {
     }
 
     /// A command as typed (`heard: None`) or as heard by the speech
-    /// worker (what Whisper misheard may be mended, or replaced by its
-    /// guess; see [`interpret::plan_spoken`]).
+    /// worker (what Whisper misheard may be mended, or replaced by what it
+    /// heard guided; see [`interpret::plan_spoken`]).
     pub async fn run_command_as(&self, text: &str, heard: Option<Heard<'_>>) -> CommandAnswer {
         let _guard = self.busy.lock().await;
         if let Err(e) = self.ensure_loaded().await {
@@ -256,7 +258,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
             Err(e) => return self.refuse(text, e).await,
         };
         let plan = if let Some(heard) = heard {
-            interpret::plan_spoken(text, heard.guess, &state, &self.options())
+            interpret::plan_spoken(text, heard.guided, &state, &self.options())
         } else {
             interpret::plan(text, &state, &self.options())
         };

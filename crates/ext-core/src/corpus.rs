@@ -200,13 +200,14 @@ pub fn check_said(case: &Case, state: &State, said: &str) -> Result<(), String> 
     check_heard(case, state, said, None)
 }
 
-/// [`check_said`] for what the speech worker heard, with its guess at the
-/// known command the audio says (tried when the words mean nothing).
+/// [`check_said`] for what the speech worker heard, with `guided`: the
+/// known command it heard when guided to them (tried when the words mean
+/// nothing).
 pub fn check_heard(
     case: &Case,
     state: &State,
     said: &str,
-    guess: Option<&str>,
+    guided: Option<&str>,
 ) -> Result<(), String> {
     let bg = Background::new(MemoryBrowser::new(state.clone()), MemoryStorage::default());
     for text in &case.first {
@@ -215,8 +216,8 @@ pub fn check_heard(
     let before = bg.browser().state();
     let spoken = said != case.utterance;
     let mut command = json!({ "type": "command", "text": said, "spoken": spoken });
-    if let Some(guess) = guess {
-        command["guess"] = json!(guess);
+    if let Some(guided) = guided {
+        command["guided"] = json!(guided);
     }
     let first = block_on(bg.handle(command));
     let asked = first["needs_confirmation"] == true;

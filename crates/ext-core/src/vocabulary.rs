@@ -103,14 +103,14 @@ fn short_title(title: &str) -> String {
 }
 
 /// Most phrases given to the worker: expanding every name into every
-/// command grows fast, and each phrase costs the guess a little.
+/// command grows fast, and each phrase costs guided hearing a little.
 pub const MAX_PHRASES: usize = 3_000;
 
 /// The commands that make sense for these tabs and groups, as people say
 /// them: each intent family's phrases with `{tab}` (the tabs' names),
 /// `{group}`, `{site}` (sites "open" knows), `{color}` and `{number}`
-/// filled in. The speech worker guesses among them when what it heard
-/// means nothing.
+/// filled in. The speech worker hears a command again, guided to them,
+/// when what it heard means nothing.
 pub fn command_phrases<'a>(
     tabs: impl IntoIterator<Item = (&'a str, &'a str)>,
     groups: impl IntoIterator<Item = &'a str>,

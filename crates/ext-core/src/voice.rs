@@ -313,7 +313,7 @@ impl Coordinator {
                 effects
             }
             FromWorker::Models { .. }
-            | FromWorker::Guessed { .. }
+            | FromWorker::HeardGuided { .. }
             | FromWorker::Transcribe { .. }
             | FromWorker::Transcribed(_) => self.remember(message, now_ms),
         }

@@ -17,7 +17,7 @@ pub fn message_for(line: &str) -> Result<Option<Request>, String> {
         return Ok(Some(Request::Command {
             text: line.into(),
             spoken: false,
-            guess: None,
+            guided: None,
         }));
     };
     let (name, args) = match rest.find(|c: char| c.is_whitespace()) {

@@ -24,7 +24,7 @@ pub enum Request {
         /// Spoken: the known command the audio most likely says, tried
         /// when `text` means nothing.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        guess: Option<String>,
+        guided: Option<String>,
     },
     /// Reverts the newest change, or the one named.
     Undo {

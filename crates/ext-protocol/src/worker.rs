@@ -45,17 +45,19 @@ pub enum ToWorker {
     },
     /// Words to expect in commands (the open tabs' sites and titles):
     /// Whisper's prompt, so that names on screen are recognized. And the
-    /// commands that make sense for these tabs, for a guess when what was
-    /// heard means nothing (see [`ToWorker::Guess`]).
+    /// commands that make sense for these tabs, to hear the audio again
+    /// guided to them when what was heard means nothing (see
+    /// [`ToWorker::HearGuided`]).
     Vocabulary {
         prompt: String,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         phrases: Vec<String>,
     },
-    /// The known command (of the vocabulary's phrases) the last command's
-    /// audio most likely says: asked when what was heard means nothing.
-    /// Answers [`FromWorker::Guessed`].
-    Guess,
+    /// Hears the last command's audio again, guided to the vocabulary's
+    /// phrases (as whisper.cpp's guided command mode does): the known
+    /// command it most likely says. Asked when what was heard freely means
+    /// nothing. Answers [`FromWorker::HeardGuided`].
+    HearGuided,
     /// The mic button or Alt+Shift+L: the next utterance is a command.
     Trigger,
     /// Back to waiting for the wake word.
@@ -115,7 +117,7 @@ impl ToWorker {
         match self {
             ToWorker::Configure { .. } => "configure",
             ToWorker::Vocabulary { .. } => "vocabulary",
-            ToWorker::Guess => "guess",
+            ToWorker::HearGuided => "hear_guided",
             ToWorker::Trigger => "trigger",
             ToWorker::Cancel => "cancel",
             ToWorker::Stop => "stop",
@@ -241,10 +243,11 @@ pub enum FromWorker {
     },
     /// A command to run.
     Command(CommandHeard),
-    /// Answers [`ToWorker::Guess`]: the command without the wake phrase,
-    /// or none that the audio convincingly says; milliseconds it took.
-    Guessed {
-        guess: Option<String>,
+    /// Answers [`ToWorker::HearGuided`]: the known command heard (without
+    /// the wake phrase), or none if the audio says none convincingly; and
+    /// the milliseconds it took.
+    HeardGuided {
+        command: Option<String>,
         ms: f64,
     },
     /// A model file downloading.
@@ -376,7 +379,7 @@ impl FromWorker {
             FromWorker::Wake { .. } => "wake",
             FromWorker::Partial { .. } => "partial",
             FromWorker::Command(_) => "command",
-            FromWorker::Guessed { .. } => "guessed",
+            FromWorker::HeardGuided { .. } => "heard_guided",
             FromWorker::Progress { .. } => "progress",
             FromWorker::Error { .. } => "error",
             FromWorker::Models { .. } => "models",
@@ -407,7 +410,7 @@ impl FromWorker {
             FromWorker::Error { request, .. } | FromWorker::Models { request, .. } => {
                 request.as_deref()
             }
-            FromWorker::Guessed { .. } => Some("guess"),
+            FromWorker::HeardGuided { .. } => Some("hear_guided"),
             _ => None,
         }
     }

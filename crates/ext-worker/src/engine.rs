@@ -473,7 +473,7 @@ impl Engine {
 
     /// The phrase of `tree` that `pcm` most likely says, and its average
     /// log-probability (see [`crate::guided`]), over the window `ctx`.
-    pub fn guess(
+    pub fn hear_guided(
         &self,
         pcm: &[f32],
         tree: &PhraseTree,

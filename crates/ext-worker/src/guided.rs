@@ -2,9 +2,11 @@
 //! guided command mode: the decoder may only say one of the commands that
 //! make sense for the open tabs ("close the Jira tab", "switch to GitHub"),
 //! and a small beam search over their tokens finds the one the audio most
-//! likely says. What was heard freely stays first; the guess is for when
-//! that means nothing ("Pinsage Shratab"), and its log-probability tells a
-//! near miss from speech that says none of the phrases.
+//! likely says. What was heard freely stays first; hearing guided is for
+//! when that means nothing ("Pinsage Shratab"), and its log-probability
+//! tells a near miss from speech that says none of the phrases. It is a
+//! second hearing of the same audio, not a guess at what words meant: it
+//! runs only if the audio itself says the command convincingly.
 
 use crate::error::Result;
 use crate::tokenizer::WhisperTokenizer;
@@ -136,7 +138,7 @@ fn spellings(phrase: &str) -> Vec<String> {
 
 /// The phrase the audio most likely says.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Guess {
+pub struct Guided {
     pub tokens: Vec<u32>,
     /// Summed log-probability of its tokens and the end of text.
     pub logprob: f32,
@@ -160,7 +162,7 @@ pub fn guided(
     tokenizer: &WhisperTokenizer,
     mut state: DecoderState,
     tree: &PhraseTree,
-) -> Result<Option<Guess>> {
+) -> Result<Option<Guided>> {
     if tree.is_empty() {
         return Ok(None);
     }
@@ -174,7 +176,7 @@ pub fn guided(
         tokens: Vec::new(),
         logprob: 0.0,
     }];
-    let mut best: Option<Guess> = None;
+    let mut best: Option<Guided> = None;
     while !alive.is_empty() && start.len() + alive[0].tokens.len() < model.max_tokens() {
         // (hypothesis, token, child node, log-probability with it)
         let mut next: Vec<(usize, u32, usize, f32)> = Vec::new();
@@ -187,7 +189,7 @@ pub fn guided(
                 // Per token, as openai-whisper ranks its beams: a short
                 // phrase ("no") must not win for ending early.
                 if best.as_ref().is_none_or(|b| avg_logprob > b.avg_logprob) {
-                    best = Some(Guess {
+                    best = Some(Guided {
                         tokens: h.tokens.clone(),
                         logprob,
                         avg_logprob,

@@ -20,24 +20,24 @@ use std::collections::VecDeque;
 /// most 223 tokens, and a long prompt slows every decoding step.
 pub const VOCABULARY_CHARS: usize = 400;
 
-/// Most command phrases kept for guesses, and their longest (a command
+/// Most command phrases kept for guided hearing, and their longest (a command
 /// is a sentence; anything longer is not one).
 pub const MAX_PHRASES: usize = 4_000;
 pub const MAX_PHRASE_CHARS: usize = 120;
 
-/// A guess whose tokens average less than this log-probability is not
-/// offered: the audio says none of the phrases. Measured on the spoken
-/// corpus (tiny.en): right guesses mostly score above −2, wrong ones
+/// A guided hearing whose tokens average less than this log-probability is
+/// not offered: the audio says none of the phrases. Measured on the spoken
+/// corpus (tiny.en): right ones mostly score above −2, wrong ones
 /// (often a long, easy phrase like "go to the bottom of the page") below.
-pub const GUESS_MIN_LOGPROB: f32 = -2.0;
+pub const GUIDED_MIN_LOGPROB: f32 = -2.0;
 
 pub struct Pipeline {
     service: Service,
     session: VoiceSession,
     vocabulary: String,
-    /// The commands that make sense for the open tabs (for guesses).
+    /// The commands that make sense for the open tabs (for guided hearing).
     phrases: Vec<String>,
-    /// The last command's words and audio (for a guess).
+    /// The last command's words and audio (for guided hearing).
     last_command: Option<(String, Vec<f32>)>,
     /// Audio heard so far, in ms: the session's clock. Audio time, not wall
     /// time, so a worker busy transcribing does not time out a command it
@@ -177,7 +177,7 @@ impl Pipeline {
                 self.listen();
                 vec![]
             }
-            ToWorker::Guess => vec![self.guessed()],
+            ToWorker::HearGuided => vec![self.heard_guided()],
             ToWorker::Trigger => {
                 self.session.trigger(self.heard_ms);
                 self.listen();
@@ -263,33 +263,33 @@ impl Pipeline {
         self.service.set_phrases(&self.phrases, &wake);
     }
 
-    /// A command's audio, for a guess if its words mean nothing.
+    /// A command's audio, to hear again guided if its words mean nothing.
     fn keep_command(&mut self, outcome: &Outcome, pcm: &[f32]) {
         if let Outcome::Command(text) = outcome {
             self.last_command = Some((text.clone(), pcm.to_vec()));
         }
     }
 
-    /// [`ToWorker::Guess`]: the phrase the last command's audio most
+    /// [`ToWorker::HearGuided`]: the phrase the last command's audio most
     /// likely says (without the wake phrase), if it says it convincingly
     /// enough to try, and the milliseconds that took.
-    fn guessed(&self) -> FromWorker {
+    fn heard_guided(&self) -> FromWorker {
         let start = now_ms();
-        let guess = self.guess();
-        FromWorker::Guessed {
-            guess,
+        let command = self.hear_guided();
+        FromWorker::HeardGuided {
+            command,
             ms: now_ms() - start,
         }
     }
 
-    fn guess(&self) -> Option<String> {
+    fn hear_guided(&self) -> Option<String> {
         let (text, pcm) = self.last_command.as_ref()?;
         let said = session::words(text);
-        let (guess, avg_logprob) = self.service.guess(pcm)?;
-        if avg_logprob < GUESS_MIN_LOGPROB {
+        let (guided, avg_logprob) = self.service.hear_guided(pcm)?;
+        if avg_logprob < GUIDED_MIN_LOGPROB {
             return None;
         }
-        let words = session::words(&guess);
+        let words = session::words(&guided);
         let wake = &self.session.settings().wake_phrase;
         let words = session::strip_wake(&words, wake).unwrap_or(words);
         (!words.is_empty() && words != said).then(|| words.join(" "))

@@ -146,9 +146,9 @@ impl Service {
         self.engine()?.phrase_logprob(pcm, phrase, audio_ctx)
     }
 
-    /// The commands a guess may be (see [`Service::guess`]), with the
-    /// wake phrase allowed before them; kept as tokens of the model loaded,
-    /// so set again after a load.
+    /// The commands guided hearing chooses among (see
+    /// [`Service::hear_guided`]), with the wake phrase allowed before them;
+    /// kept as tokens of the model loaded, so set again after a load.
     pub fn set_phrases(&mut self, phrases: &[String], wake_phrase: &str) {
         self.phrases = match &self.engine {
             Some(engine) => PhraseTree::new(engine.tokenizer(), phrases, Some(wake_phrase)),
@@ -158,10 +158,10 @@ impl Service {
 
     /// The command among the phrases that `pcm` most likely says, if it
     /// says one convincingly; None without phrases or a model.
-    pub fn guess(&self, pcm: &[f32]) -> Option<(String, f32)> {
+    pub fn hear_guided(&self, pcm: &[f32]) -> Option<(String, f32)> {
         let engine = self.engine().ok()?;
-        let guess = engine.guess(pcm, &self.phrases, self.decoding().audio_ctx);
-        guess.ok().flatten()
+        let guided = engine.hear_guided(pcm, &self.phrases, self.decoding().audio_ctx);
+        guided.ok().flatten()
     }
 
     /// A live transcript of the utterance under way. None between

@@ -422,10 +422,13 @@ fn listening_turns_microphone_blocks_into_heard_commands() {
         prompt: "youtube gmail".into(),
         phrases: vec!["close YouTube".into()],
     });
-    // Nothing heard yet: no guess, and no model needed to say so.
-    let answer = pipeline.control(ToWorker::Guess);
+    // Nothing heard yet: nothing to hear again, and no model needed to say so.
+    let answer = pipeline.control(ToWorker::HearGuided);
     assert!(
-        matches!(answer.as_slice(), [FromWorker::Guessed { guess: None, .. }]),
+        matches!(
+            answer.as_slice(),
+            [FromWorker::HeardGuided { command: None, .. }]
+        ),
         "{answer:?}"
     );
     // No model yet: the utterance is reported as an error, nothing breaks.
@@ -459,7 +462,7 @@ fn listening_turns_microphone_blocks_into_heard_commands() {
     assert_eq!(stopped[0].kind(), "status");
 
     // Hostile phrases (too many, a megabyte long, odd text) are bounded,
-    // and a guess at the last command answers and breaks nothing.
+    // and hearing the last command again guided answers and breaks nothing.
     let mut phrases: Vec<String> = (0..10_000).map(|i| format!("close tab {i}")).collect();
     phrases.extend([
         "x".repeat(1_000_000),
@@ -470,9 +473,9 @@ fn listening_turns_microphone_blocks_into_heard_commands() {
         prompt: "youtube".into(),
         phrases,
     });
-    let answer = pipeline.control(ToWorker::Guess);
+    let answer = pipeline.control(ToWorker::HearGuided);
     assert!(
-        matches!(answer.as_slice(), [FromWorker::Guessed { ms, .. }] if *ms >= 0.0),
+        matches!(answer.as_slice(), [FromWorker::HeardGuided { ms, .. }] if *ms >= 0.0),
         "{answer:?}"
     );
     let events = listen(&mut pipeline);

@@ -14,8 +14,9 @@
 //! `+stop` (stop at repetition), `+fallback` (full window when the fast
 //! pass loops or is unsure), `+notabs` / `+nocmds` (no tab names, or no
 //! command words, in the prompt), `+guide:N` (the prompt's words nudged up
-//! by N logits), `+noguess` (no guess among the known commands when what
-//! was heard means nothing; `shipped+noguess` is allowed).
+//! by N logits), `+noguided` (no hearing again guided to the known
+//! commands when what was heard means nothing; `shipped+noguided` is
+//! allowed).
 //! Measurements, not tests: nothing here asserts.
 
 use ext_cli::hear::{Ear, Vocabulary};
@@ -40,9 +41,9 @@ struct Scheme {
     decoding: Option<Decoding>,
     tab_prompt: bool,
     command_words: bool,
-    /// A guess among the commands that make sense for the tabs, when what
-    /// was heard means nothing (shipped).
-    guess: bool,
+    /// Hearing again, guided to the commands that make sense for the tabs,
+    /// when what was heard means nothing (shipped).
+    guided: bool,
 }
 
 fn scheme(text: &str) -> Result<Scheme, String> {
@@ -62,7 +63,7 @@ fn scheme(text: &str) -> Result<Scheme, String> {
         decoding,
         tab_prompt: true,
         command_words: true,
-        guess: true,
+        guided: true,
     };
     for aid in parts {
         match aid {
@@ -70,7 +71,7 @@ fn scheme(text: &str) -> Result<Scheme, String> {
             "fallback" => chosen(&mut s.decoding)?.fallback = true,
             "notabs" => s.tab_prompt = false,
             "nocmds" => s.command_words = false,
-            "noguess" => s.guess = false,
+            "noguided" => s.guided = false,
             guide if guide.starts_with("guide:") => {
                 chosen(&mut s.decoding)?.guide =
                     guide[6..].parse().map_err(|_| format!("bad {guide}"))?;
@@ -153,7 +154,7 @@ fn run() -> Result<(), String> {
         "fallb",
         "enc ms",
         "dec ms",
-        "guess",
+        "guided",
         "wall s"
     );
     for model in &models {
@@ -181,7 +182,7 @@ fn run() -> Result<(), String> {
             } else {
                 String::new()
             };
-            let phrases = if s.guess {
+            let phrases = if s.guided {
                 ext_core::vocabulary::command_phrases(
                     state
                         .tabs
@@ -196,15 +197,15 @@ fn run() -> Result<(), String> {
                 prompt: vocabulary,
                 phrases,
             };
-            let mut guesses = 0;
+            let mut guided_count = 0;
             let mut t = Tally::default();
             let start = Instant::now();
             for (r, wav) in recordings.iter().zip(&audio) {
                 let mut hearing = ear.hear_wav(wav, r.listen(), &vocabulary)?;
-                if s.guess {
-                    ear.guess_if_needed(&mut hearing, &state);
+                if s.guided {
+                    ear.hear_guided_if_needed(&mut hearing, &state);
                 }
-                guesses += usize::from(hearing.guess.is_some());
+                guided_count += usize::from(hearing.guided.is_some());
                 t.add(r, &hearing, r.case.map(|i| &cases[i]), &state);
             }
             println!(
@@ -225,7 +226,7 @@ fn run() -> Result<(), String> {
                 t.fell_back,
                 median(&mut t.encoder_ms),
                 median(&mut t.decoder_ms),
-                guesses,
+                guided_count,
                 start.elapsed().as_secs_f64(),
             );
             if misses {

@@ -5,7 +5,7 @@
 //!   twctl plan  --state STATE.json "utterance"          the plan; runs nothing
 //!   twctl apply --state STATE.json [--yes] "utterance"  runs it on the in-memory browser
 //!   twctl hear  --state STATE.json --model DIR --audio WAV [--listen passive|active]
-//!               [--apply [--yes]] [--no-tab-prompt] [--guess|--no-guess]
+//!               [--apply [--yes]] [--no-tab-prompt] [--guided|--no-guided]
 //!               [decoding flags]
 //!
 //! The decoding flags are `transcribe`'s (`DecodingFlags`), each over what
@@ -13,9 +13,10 @@
 //!
 //! `hear` runs what the extension runs on a recording (resampling, voice
 //! activity detection, the wake-word session, the open tabs' names as the
-//! prompt, Whisper with the shipped decoding, its guess among the commands
-//! that make sense for the tabs, then the interpreter) and prints
-//! `{heard, wake, command, for_us, guess}` merged with what `plan` (or, with
+//! prompt, Whisper with the shipped decoding, the interpreter, and, when the
+//! words mean nothing, the audio heard again guided to the commands that
+//! make sense for the tabs) and prints
+//! `{heard, wake, command, for_us, guided}` merged with what `plan` (or, with
 //! `--apply`, `apply`) prints for the command. Speech without the wake word
 //! while passive is not for us and changes nothing.
 
@@ -30,7 +31,7 @@ use std::process::ExitCode;
 const USAGE: &str = "usage: twctl plan --state STATE.json \"utterance\"
        twctl apply --state STATE.json [--yes] \"utterance\"
        twctl hear --state STATE.json --model DIR --audio WAV [--listen passive|active]
-                  [--apply [--yes]] [--no-tab-prompt] [--guess|--no-guess]
+                  [--apply [--yes]] [--no-tab-prompt] [--guided|--no-guided]
                   [--audio-ctx full|auto|tail|tail:S|min:S] [--stop-loops|--no-stop-loops]
                   [--fallback|--no-fallback] [--guide BIAS]
 (STATE.json may be - for standard input; without decoding flags, hear decodes
@@ -48,9 +49,9 @@ struct Args {
     listen: Option<Listen>,
     decoding: DecodingFlags,
     tab_prompt: bool,
-    /// Guess among the commands that make sense for the tabs when what
-    /// was heard means nothing (as the extension does).
-    guess: bool,
+    /// Hear again, guided to the commands that make sense for the tabs,
+    /// when what was heard means nothing (as the extension does).
+    guided: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -62,7 +63,7 @@ fn parse_args() -> Result<Args, String> {
     let mut a = Args {
         command,
         tab_prompt: true,
-        guess: true,
+        guided: true,
         ..Args::default()
     };
     let (mut state, mut words) = (None, Vec::new());
@@ -84,8 +85,8 @@ fn parse_args() -> Result<Args, String> {
                     Some(Listen::parse(&v).ok_or(format!("--listen {v}: say passive or active"))?);
             }
             "--no-tab-prompt" => a.tab_prompt = false,
-            "--guess" => a.guess = true,
-            "--no-guess" => a.guess = false,
+            "--guided" => a.guided = true,
+            "--no-guided" => a.guided = false,
             "-h" | "--help" => return Err(String::new()),
             _ => words.push(arg),
         }
@@ -117,18 +118,18 @@ fn hear(args: &Args, state: State) -> Result<Value, String> {
     if !args.tab_prompt {
         vocabulary.prompt.clear();
     }
-    if !args.guess {
+    if !args.guided {
         vocabulary.phrases.clear();
     }
     let listen = args.listen.unwrap_or(Listen::Passive);
     let mut hearing = ear.hear_wav(&wav, listen, &vocabulary)?;
-    if args.guess {
-        ear.guess_if_needed(&mut hearing, &state);
+    if args.guided {
+        ear.hear_guided_if_needed(&mut hearing, &state);
     }
-    let guess = hearing.guess.as_deref();
+    let guided = hearing.guided.as_deref();
     let mut out = match (&hearing.command, args.apply) {
-        (Some(command), true) => run::apply(state, command, args.yes, Some(guess)),
-        (Some(command), false) => run::plan(&state, command, Some(guess)),
+        (Some(command), true) => run::apply(state, command, args.yes, Some(guided)),
+        (Some(command), false) => run::plan(&state, command, Some(guided)),
         (None, true) => serde_json::to_value(&state).unwrap_or_else(|_| json!({})),
         (None, false) => json!({}),
     };

@@ -102,10 +102,10 @@ const MAX_MENDS: usize = 12;
 /// Plans a spoken command: what was heard, with Whisper's systematic
 /// confusions rewritten ("and group" for "ungroup"), and, if that means
 /// nothing (no such command, no such tab), the first mended reading that
-/// does, which the reply names; failing that, the worker's `guess` (the
-/// known command the audio most likely says). Typed commands go to
-/// [`plan`] as they are.
-pub fn plan_spoken(input: &str, guess: Option<&str>, state: &State, options: &Options) -> Plan {
+/// does, which the reply names; failing that, `guided` (the known command
+/// the audio most likely says, as the worker heard it guided to them).
+/// Typed commands go to [`plan`] as they are.
+pub fn plan_spoken(input: &str, guided: Option<&str>, state: &State, options: &Options) -> Plan {
     let heard = hearing::always(&text::raw_words(input)).join(" ");
     let first = plan(&heard, state, options);
     if !matches!(
@@ -118,7 +118,7 @@ pub fn plan_spoken(input: &str, guess: Option<&str>, state: &State, options: &Op
         .into_iter()
         .take(MAX_MENDS)
         .map(|words| words.join(" "));
-    for meant in mends.chain(guess.map(str::to_string)) {
+    for meant in mends.chain(guided.map(str::to_string)) {
         let mended = plan(&meant, state, options);
         // Mended into "undo", but never into a "yes" or "no".
         let answer = matches!(mended.special, Some(Special::Yes | Special::No));
@@ -135,9 +135,9 @@ pub fn plan_spoken(input: &str, guess: Option<&str>, state: &State, options: &Op
 }
 
 /// Whether a spoken command means nothing for these tabs, even mended (no
-/// such command, no such tab): then the speech worker is asked for its
-/// guess at the known command the audio says.
-pub fn needs_guess(input: &str, state: &State, options: &Options) -> bool {
+/// such command, no such tab): then the speech worker is asked to hear it
+/// again, guided to the known commands.
+pub fn needs_guided(input: &str, state: &State, options: &Options) -> bool {
     matches!(
         plan_spoken(input, None, state, options).error,
         Some(ErrorCode::UnknownCommand | ErrorCode::NotFound)

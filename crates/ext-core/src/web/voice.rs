@@ -176,12 +176,12 @@ impl Voice {
                 Effect::RunCommand { text, mut event } => {
                     let me = self.clone();
                     spawn_local(async move {
-                        let guess = me.guess_for(&text).await;
-                        if let Some(guess) = &guess {
-                            event["guess"] = guess.as_str().into();
+                        let guided = me.hear_guided_for(&text).await;
+                        if let Some(guided) = &guided {
+                            event["guided"] = guided.as_str().into();
                         }
                         let heard = Heard {
-                            guess: guess.as_deref(),
+                            guided: guided.as_deref(),
                         };
                         let answer = me.background.run_command_as(&text, Some(heard)).await;
                         let effects = me.coordinator.borrow_mut().command_answered(
@@ -273,7 +273,7 @@ impl Voice {
     }
 
     /// The open tabs' names, for Whisper's prompt, and the commands that
-    /// make sense for them, for guesses (read straight from the browser: a
+    /// make sense for them, for guided hearing (read straight from the browser: a
     /// tool call would land in the action log).
     async fn send_vocabulary(&self) {
         use crate::browser::Browser;
@@ -289,13 +289,13 @@ impl Voice {
 
     /// When a heard command means nothing for the open tabs: the known
     /// command its audio most likely says, as the listening worker (which
-    /// keeps the last command's audio) guesses it.
-    async fn guess_for(&self, text: &str) -> Option<String> {
-        if !self.background.needs_guess(text).await {
+    /// keeps the last command's audio) hears it guided to the commands.
+    async fn hear_guided_for(&self, text: &str) -> Option<String> {
+        if !self.background.needs_guided(text).await {
             return None;
         }
-        match self.listener.ask(&ToWorker::Guess, None).await {
-            Ok(FromWorker::Guessed { guess, .. }) => guess,
+        match self.listener.ask(&ToWorker::HearGuided, None).await {
+            Ok(FromWorker::HeardGuided { command, .. }) => command,
             _ => None,
         }
     }

@@ -44,7 +44,7 @@ pub fn render_entry(view: &EntryView) -> Element {
                 spawn_local(run(Request::Command {
                     text: answer.to_string(),
                     spoken: false,
-                    guess: None,
+                    guided: None,
                 }));
             });
             let _ = li.append_child(&button);

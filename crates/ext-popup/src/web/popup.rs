@@ -72,7 +72,7 @@ fn voice_event(event: &Value) {
             let request = Request::Command {
                 text: event["text"].as_str().unwrap_or_default().to_string(),
                 spoken: true,
-                guess: event["guess"].as_str().map(str::to_string),
+                guided: event["guided"].as_str().map(str::to_string),
             };
             show_answer(&request, &event["answer"]);
         }

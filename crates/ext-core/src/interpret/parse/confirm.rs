@@ -8,9 +8,9 @@ use super::Parsed;
 /// The words this family's commands start with (clause splitting uses them).
 pub const VERBS: &[&str] = &[];
 
-/// How its commands are said, for guesses at what was misheard (see
-/// `vocabulary::command_phrases`): `{tab}`, `{group}`, `{site}`, `{color}`
-/// and `{number}` stand for every such name.
+/// How its commands are said, to hear a misheard command again guided to
+/// them (see `vocabulary::command_phrases`): `{tab}`, `{group}`, `{site}`,
+/// `{color}` and `{number}` stand for every such name.
 pub const PHRASES: &[&str] = &["yes", "no", "yes please", "cancel"];
 
 pub fn parse(w: Words) -> Parsed {
