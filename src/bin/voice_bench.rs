@@ -14,9 +14,10 @@
 //! - the same latency with the live transcript on and off, and with two
 //!   workers.
 //!
-//! Figures only; nothing is asserted. A random model decodes gibberish up
-//! to the 96-token cap, so latency is also given per token and for an
-//! 8-token command.
+//! Figures only; nothing is asserted. A random model decodes gibberish
+//! (up to the 96-token cap, or marks cut short where they repeat, as the
+//! shipped decoding stops at repetition), so latency is also given per
+//! token and for an 8-token command.
 
 use ext_cli::speech::{self, Kind, Recording};
 use ext_worker::random::{voiced, Dims};
@@ -382,15 +383,21 @@ fn commands(ff: &Firefox, pages: &PageServer, settings: Value) -> Result<Vec<Row
                 "voice_start: {answer}"
             )));
         }
+        // The utterance's outcome: a command answered, or (random weights
+        // may decode only marks, and stop at their repetition) an
+        // utterance heard as nothing: ignored, or, handed to the command
+        // worker, heard as a wake word with nothing after it. Either way
+        // Whisper ran on it.
+        let outcome = |e: &Value| {
+            let answered = e["type"] == "command" && e["answer"].is_object();
+            let ignored = e["type"] == "status" && e["ignored"] == true;
+            let empty = e["type"] == "wake" && e["manual"] == false && e["heard"].is_string();
+            (answered || ignored || empty) && e["at_ms"].as_f64().is_some_and(|t| t > run_start)
+        };
         let events = wait_for(Duration::from_secs(120), "the command's answer", || {
             let status = send(ff, json!({ "type": "voice_status" }))?;
             let events = status["events"].as_array().cloned().unwrap_or_default();
-            let done = events.iter().any(|e| {
-                e["type"] == "command"
-                    && e["answer"].is_object()
-                    && e["at_ms"].as_f64().is_some_and(|t| t > run_start)
-            });
-            Ok(done.then_some(events))
+            Ok(events.iter().any(outcome).then_some(events))
         })?;
         send(ff, json!({ "type": "voice_stop" }))?;
         let processing = events
@@ -402,7 +409,7 @@ fn commands(ff: &Firefox, pages: &PageServer, settings: Value) -> Result<Vec<Row
         let command = events
             .iter()
             .rev()
-            .find(|e| e["type"] == "command")
+            .find(|e| outcome(e))
             .cloned()
             .unwrap_or_default();
         let t = &command["timings"];

@@ -147,7 +147,7 @@ impl Ear {
             return;
         }
         for answer in self.pipeline.control(ToWorker::HearGuided) {
-            if let FromWorker::HeardGuided { command, ms } = answer {
+            if let FromWorker::HeardGuided { command, ms, .. } = answer {
                 hearing.guided = command;
                 hearing.guided_ms = ms;
             }

@@ -244,10 +244,13 @@ pub enum FromWorker {
     /// A command to run.
     Command(CommandHeard),
     /// Answers [`ToWorker::HearGuided`]: the known command heard (without
-    /// the wake phrase), or none if the audio says none convincingly; and
-    /// the milliseconds it took.
+    /// the wake phrase), or none if the audio says none convincingly; the
+    /// words of the command it heard again (so a late answer is not taken
+    /// for another command's); and the milliseconds it took.
     HeardGuided {
         command: Option<String>,
+        #[serde(default)]
+        said: String,
         ms: f64,
     },
     /// A model file downloading.

@@ -278,6 +278,11 @@ impl Pipeline {
         let command = self.hear_guided();
         FromWorker::HeardGuided {
             command,
+            said: self
+                .last_command
+                .as_ref()
+                .map(|(text, _)| text.clone())
+                .unwrap_or_default(),
             ms: now_ms() - start,
         }
     }

@@ -212,7 +212,9 @@ fn run() -> Result<(), String> {
                 "{:<14} {:<24} {:>7.1}% {:>5.1}% {:>3}/{:<3} {:>3}/{:<3} {:>6} {:>6} {:>9.0} {:>9.0} {:>6} {:>7.1}",
                 name,
                 if s.decoding.is_none() {
-                    format!("shipped={}", ear.decoding().name())
+                    // "shipped+noguided" → "shipped=tail+stop+noguided".
+                    let aids = s.name.strip_prefix("shipped").unwrap_or_default();
+                    format!("shipped={}{aids}", ear.decoding().name())
                 } else {
                     s.name.clone()
                 },

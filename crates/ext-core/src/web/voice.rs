@@ -20,6 +20,7 @@ use ext_protocol::request::{Request, VoiceSource};
 use ext_protocol::settings::Settings;
 use ext_protocol::worker::{FromWorker, LoadModel, State, ToWorker, WorkerRole};
 use ext_protocol::{Error, ErrorCode};
+use futures::future::Either;
 use js_sys::{Array, Reflect};
 use serde_json::{json, Value};
 use std::cell::RefCell;
@@ -294,8 +295,17 @@ impl Voice {
         if !self.background.needs_guided(text).await {
             return None;
         }
-        match self.listener.ask(&ToWorker::HearGuided, None).await {
-            Ok(FromWorker::HeardGuided { command, .. }) => command,
+        // A worker busy elsewhere must not hold the command up: past the
+        // limit it runs as heard.
+        let ask = self.listener.ask(&ToWorker::HearGuided, None);
+        let limit = sleep(GUIDED_LIMIT_MS);
+        futures::pin_mut!(ask, limit);
+        match futures::future::select(ask, limit).await {
+            Either::Left((Ok(FromWorker::HeardGuided { command, said, .. }), _))
+                if said == text =>
+            {
+                command
+            }
             _ => None,
         }
     }
@@ -814,6 +824,20 @@ impl Voice {
         };
         let _ = post_to(&port, &to_js(&hello.to_json()));
     }
+}
+
+/// The longest a heard command waits for the worker to hear it again
+/// guided (it takes well under a second for tiny.en in Firefox).
+const GUIDED_LIMIT_MS: i32 = 5_000;
+
+/// Resolves after `ms` milliseconds.
+async fn sleep(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(window) = web_sys::window() {
+            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+        }
+    });
+    let _ = JsFuture::from(promise).await;
 }
 
 fn post_to(port: &JsValue, message: &JsValue) -> Result<(), JsValue> {

@@ -1,0 +1,65 @@
+//! Hearing guided to a list of phrases, on the random-weight test model:
+//! which phrase wins means nothing here (real speech is tested in ext-cli's
+//! real_speech and in Firefox), but what comes out is always one of the
+//! phrases, maybe after the wake phrase, with a finite score; and with no
+//! phrases nothing comes out.
+
+use ext_worker::guided::PhraseTree;
+use ext_worker::{audio, AudioCtx, Engine, ModelFiles, Projection};
+use std::path::Path;
+
+fn engine() -> Engine {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference/models/tiny-random.en");
+    Engine::load(&ModelFiles::from_dir(&dir).unwrap(), Projection::Exact).unwrap()
+}
+
+fn speech() -> Vec<f32> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/reference/audio/speech.wav"
+    );
+    audio::to_16k(&audio::read_wav(&std::fs::read(path).unwrap()).unwrap()).unwrap()
+}
+
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+#[test]
+fn hearing_guided_says_one_of_the_phrases_or_nothing() {
+    let engine = engine();
+    let phrases: Vec<String> = ["close the YouTube tab", "switch to GitHub", "undo"]
+        .map(String::from)
+        .to_vec();
+    let tree = PhraseTree::new(engine.tokenizer(), &phrases, Some("hey fox"));
+    assert!(!tree.is_empty());
+    for ctx in [AudioCtx::Full, AudioCtx::Tail(0)] {
+        let (text, avg_logprob) = engine
+            .hear_guided(&speech(), &tree, ctx)
+            .unwrap()
+            .expect("a phrase");
+        let heard = words(&text);
+        let said = heard.strip_prefix(&["hey".into(), "fox".into()][..]);
+        let said = said.unwrap_or(&heard);
+        assert!(
+            phrases.iter().any(|p| words(p) == said),
+            "{text:?} is none of {phrases:?}"
+        );
+        assert!(
+            avg_logprob.is_finite() && avg_logprob <= 0.0,
+            "{avg_logprob}"
+        );
+    }
+
+    let none = PhraseTree::new(engine.tokenizer(), &[String::new(), "  ".into()], None);
+    assert!(none.is_empty());
+    assert_eq!(
+        engine
+            .hear_guided(&speech(), &none, AudioCtx::Full)
+            .unwrap(),
+        None
+    );
+}
