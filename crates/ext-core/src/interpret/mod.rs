@@ -101,9 +101,12 @@ const MAX_MENDS: usize = 12;
 
 /// Plans a spoken command: what was heard, with Whisper's systematic
 /// confusions rewritten ("and group" for "ungroup"), and, if that means
-/// nothing (no such command, no such tab), the first mended reading that
-/// does, which the reply names; failing that, `guided` (the known command
-/// the audio most likely says, as the worker heard it guided to them).
+/// nothing (no such command, no such tab), `guided` (the known command the
+/// audio most likely says, as the worker heard it guided to them), else
+/// the first reading mended by sound that means something; the reply names
+/// what it was taken for. The audio heard again beats a mend by sound: on
+/// the spoken corpus "jithup" mended to the nearest name as often as not
+/// (80.9% of commands right with guided first, 79.5% after the mends).
 /// Typed commands go to [`plan`] as they are.
 pub fn plan_spoken(input: &str, guided: Option<&str>, state: &State, options: &Options) -> Plan {
     let heard = hearing::always(&text::raw_words(input)).join(" ");
@@ -118,7 +121,7 @@ pub fn plan_spoken(input: &str, guided: Option<&str>, state: &State, options: &O
         .into_iter()
         .take(MAX_MENDS)
         .map(|words| words.join(" "));
-    for meant in mends.chain(guided.map(str::to_string)) {
+    for meant in guided.map(str::to_string).into_iter().chain(mends) {
         let mended = plan(&meant, state, options);
         // Mended into "undo", but never into a "yes" or "no".
         let answer = matches!(mended.special, Some(Special::Yes | Special::No));
@@ -134,12 +137,14 @@ pub fn plan_spoken(input: &str, guided: Option<&str>, state: &State, options: &O
     first
 }
 
-/// Whether a spoken command means nothing for these tabs, even mended (no
-/// such command, no such tab): then the speech worker is asked to hear it
-/// again, guided to the known commands.
+/// Whether a spoken command, with Whisper's systematic confusions
+/// rewritten, means nothing for these tabs (no such command, no such tab):
+/// then the speech worker is asked to hear it again, guided to the known
+/// commands, before any mending by sound.
 pub fn needs_guided(input: &str, state: &State, options: &Options) -> bool {
+    let heard = hearing::always(&text::raw_words(input)).join(" ");
     matches!(
-        plan_spoken(input, None, state, options).error,
+        plan(&heard, state, options).error,
         Some(ErrorCode::UnknownCommand | ErrorCode::NotFound)
     )
 }
