@@ -187,20 +187,7 @@ fn spoken_commands() -> Vec<Recording> {
     ]
     .into_iter()
     .enumerate()
-    .map(|(id, (voice, rate, kind, said))| Recording {
-        id,
-        file: format!(
-            "demo-{}",
-            speech::file_name(id, voice, rate, None, kind, said)
-        ),
-        voice: voice.into(),
-        rate,
-        snr_db: None,
-        kind,
-        said: said.into(),
-        case: None,
-        subset: false,
-    })
+    .map(|(id, (voice, rate, kind, said))| Recording::extra("demo", id, voice, rate, kind, said))
     .collect()
 }
 
@@ -212,12 +199,7 @@ fn recordings(spoken: &[Recording]) -> Result<Vec<(String, Vec<u8>)>> {
     spoken
         .iter()
         .map(|r| {
-            let path = dir.join(&r.file);
-            if !path.exists() {
-                speech::synthesize(r, &dir).map_err(|e| {
-                    Error::Setup(format!("{e} (make speech-tools installs the voices)"))
-                })?;
-            }
+            let path = speech::said_in(r, &dir).map_err(Error::Setup)?;
             Ok((format!("/{}", r.file), std::fs::read(&path)?))
         })
         .collect()

@@ -234,19 +234,8 @@ fn spoken_commands() -> Vec<Recording> {
     ]
     .into_iter()
     .enumerate()
-    .map(|(id, (voice, rate, said))| Recording {
-        id,
-        file: format!(
-            "bench-{}",
-            speech::file_name(id, voice, rate, None, Kind::Command, said)
-        ),
-        voice: voice.into(),
-        rate,
-        snr_db: None,
-        kind: Kind::Command,
-        said: said.into(),
-        case: None,
-        subset: false,
+    .map(|(id, (voice, rate, said))| {
+        Recording::extra("bench", id, voice, rate, Kind::Command, said)
     })
     .collect()
 }
@@ -259,10 +248,7 @@ fn said(spoken: &[Recording]) -> Result<Vec<(String, Vec<u8>)>> {
     spoken
         .iter()
         .map(|r| {
-            let path = dir.join(&r.file);
-            if !path.exists() {
-                speech::synthesize(r, &dir).map_err(tab_whisperer::Error::Setup)?;
-            }
+            let path = speech::said_in(r, &dir).map_err(tab_whisperer::Error::Setup)?;
             Ok((format!("/{}", r.file), std::fs::read(&path)?))
         })
         .collect()

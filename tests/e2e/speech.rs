@@ -17,20 +17,7 @@ const HEARD: Duration = Duration::from_secs(90);
 
 /// A recording to synthesize: voice, rate, how it is said, the words.
 fn recording(id: usize, voice: &str, rate: u32, kind: Kind, said: &str) -> Recording {
-    Recording {
-        id,
-        file: format!(
-            "e2e-{}",
-            speech::file_name(id, voice, rate, None, kind, said)
-        ),
-        voice: voice.into(),
-        rate,
-        snr_db: None,
-        kind,
-        said: said.into(),
-        case: None,
-        subset: false,
-    }
+    Recording::extra("e2e", id, voice, rate, kind, said)
 }
 
 /// Synthesizes the recordings (once per run) and serves them with pages.
@@ -40,12 +27,7 @@ fn sounds(recordings: &[Recording]) -> (PageServer, PathBuf) {
     let files = recordings
         .iter()
         .map(|r| {
-            let path = dir.join(&r.file);
-            if !path.exists() {
-                speech::synthesize(r, &dir).unwrap_or_else(|e| {
-                    panic!("{e} (make test installs the voices: make speech-tools)")
-                });
-            }
+            let path = speech::said_in(r, &dir).unwrap_or_else(|e| panic!("{e}"));
             (format!("/{}", r.file), std::fs::read(&path).unwrap())
         })
         .collect();

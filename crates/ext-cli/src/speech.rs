@@ -152,6 +152,22 @@ pub struct Recording {
 }
 
 impl Recording {
+    /// A clean recording outside the corpus (a test's, the demo's, a
+    /// bench's), its file named with `prefix` and the usual digest.
+    pub fn extra(prefix: &str, id: usize, voice: &str, rate: u32, kind: Kind, said: &str) -> Self {
+        Recording {
+            id,
+            file: format!("{prefix}-{}", file_name(id, voice, rate, None, kind, said)),
+            voice: voice.into(),
+            rate,
+            snr_db: None,
+            kind,
+            said: said.into(),
+            case: None,
+            subset: false,
+        }
+    }
+
     pub fn listen(&self) -> Listen {
         match self.kind {
             Kind::Command => Listen::Active,
@@ -295,6 +311,15 @@ const LEAD_SECONDS: f32 = 0.4;
 const TAIL_SECONDS: f32 = 0.5;
 
 /// Says one recording into `dir`.
+/// [`synthesize`], unless the recording is in `dir` already: its path.
+pub fn said_in(r: &Recording, dir: &Path) -> Result<PathBuf, String> {
+    let path = dir.join(&r.file);
+    if path.exists() {
+        return Ok(path);
+    }
+    synthesize(r, dir).map_err(|e| format!("{e} (make speech-tools installs the voices)"))
+}
+
 pub fn synthesize(r: &Recording, dir: &Path) -> Result<PathBuf, String> {
     let voice = VOICES
         .iter()

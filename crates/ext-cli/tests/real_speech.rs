@@ -48,29 +48,11 @@ fn corpus_dir() -> PathBuf {
 }
 
 fn say(r: &Recording) -> PathBuf {
-    let path = corpus_dir().join(&r.file);
-    if !path.exists() {
-        speech::synthesize(r, &corpus_dir())
-            .unwrap_or_else(|e| panic!("{e} (run make speech-tools for the voices)"));
-    }
-    path
+    speech::said_in(r, &corpus_dir()).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn recording(voice: &str, rate: u32, kind: Kind, said: &str) -> Recording {
-    Recording {
-        id: 900,
-        file: format!(
-            "test-{}",
-            speech::file_name(900, voice, rate, None, kind, said)
-        ),
-        voice: voice.into(),
-        rate,
-        snr_db: None,
-        kind,
-        said: said.into(),
-        case: None,
-        subset: false,
-    }
+    Recording::extra("test", 900, voice, rate, kind, said)
 }
 
 /// `twctl hear` on a recording against the corpus's tabs.
