@@ -40,6 +40,9 @@ pub trait Browser {
     async fn focus_window(&self, window_id: i64) -> BrowserResult<()>;
     async fn close_tabs(&self, tab_ids: &[i64]) -> BrowserResult<()>;
     async fn create_tab(&self, spec: &NewTab) -> BrowserResult<Tab>;
+    /// Opens a new normal window holding one tab made from `spec` (its
+    /// `window_id` and `index` are ignored); answers that tab.
+    async fn create_window(&self, spec: &NewTab) -> BrowserResult<Tab>;
     /// Moves one tab; `index` -1 means the end of the window.
     async fn move_tab(&self, tab_id: i64, window_id: Option<i64>, index: i64) -> BrowserResult<()>;
     async fn set_pinned(&self, tab_id: i64, pinned: bool) -> BrowserResult<()>;
@@ -49,9 +52,16 @@ pub trait Browser {
     /// Duplicates a tab into position `index` of its window.
     async fn duplicate_tab(&self, tab_id: i64, index: i64) -> BrowserResult<Tab>;
 
-    /// Adds the tabs to `group_id`, or to a new group in the first tab's
-    /// window; answers the group's id.
-    async fn group_tabs(&self, tab_ids: &[i64], group_id: Option<i64>) -> BrowserResult<i64>;
+    /// Adds the tabs to `group_id` (moving them to its window), or to a new
+    /// group in `window_id`; answers the group's id. Without either, Firefox
+    /// makes the group in the *focused* window and drags the tabs there, so
+    /// callers that mean the tabs' own window must say so.
+    async fn group_tabs(
+        &self,
+        tab_ids: &[i64],
+        group_id: Option<i64>,
+        window_id: Option<i64>,
+    ) -> BrowserResult<i64>;
     async fn ungroup_tabs(&self, tab_ids: &[i64]) -> BrowserResult<()>;
     async fn groups(&self) -> BrowserResult<Vec<Group>>;
     async fn update_group(&self, group_id: i64, change: &GroupChange) -> BrowserResult<()>;

@@ -8,7 +8,7 @@ use crate::tab_state::{
     Bookmark, Color, Group, GroupChange, HistoryItem, HistoryQuery, NewTab, PageScript,
     SearchEngine, State, Tab, Window, NO_GROUP,
 };
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
 /// Pretend page metrics for scrolling.
@@ -24,6 +24,17 @@ pub struct MemoryBrowser {
     zoom: RefCell<HashMap<i64, f64>>,
     /// Every `search` run: (tab, engine, query).
     pub searches: RefCell<Vec<(i64, String, String)>>,
+    /// The last ids handed out: Firefox never gives a closed tab's or a
+    /// removed group's id to a new one, and undo relies on that.
+    last_tab_id: Cell<i64>,
+    last_group_id: Cell<i64>,
+}
+
+/// An id above every id in use and every id handed out before.
+fn fresh_id(in_use: &mut dyn Iterator<Item = i64>, last: &Cell<i64>) -> i64 {
+    let id = in_use.max().unwrap_or(0).max(last.get()) + 1;
+    last.set(id);
+    id
 }
 
 fn err(msg: String) -> BrowserError {
@@ -33,8 +44,12 @@ fn err(msg: String) -> BrowserError {
 impl MemoryBrowser {
     pub fn new(mut state: State) -> Self {
         normalize(&mut state);
+        let last_tab_id = state.tabs.iter().map(|t| t.id).max().unwrap_or(0);
+        let last_group_id = state.groups.iter().map(|g| g.id).max().unwrap_or(0);
         MemoryBrowser {
             state: RefCell::new(state),
+            last_tab_id: Cell::new(last_tab_id),
+            last_group_id: Cell::new(last_group_id),
             ..Default::default()
         }
     }
@@ -192,6 +207,60 @@ fn activate(s: &mut State, id: i64) -> BrowserResult<()> {
     Ok(())
 }
 
+/// The focused window, else the first (Firefox's "current" window).
+fn focused(s: &State) -> BrowserResult<i64> {
+    s.windows
+        .iter()
+        .find(|w| w.focused)
+        .or(s.windows.first())
+        .map(|w| w.id)
+        .ok_or_else(|| err("No window".into()))
+}
+
+/// What Firefox's `tabs.create` refuses.
+fn check_new_tab(spec: &NewTab) -> BrowserResult<()> {
+    let url = spec.url.as_deref().unwrap_or("about:newtab");
+    if spec.discarded && spec.active {
+        return Err(err("Active tabs cannot be created and discarded.".into()));
+    }
+    if spec.discarded && spec.pinned {
+        return Err(err("Pinned tabs cannot be created and discarded.".into()));
+    }
+    if spec.discarded && url.starts_with("about:") {
+        return Err(err(
+            "Cannot create a discarded new tab or \"about\" urls.".into()
+        ));
+    }
+    if spec.title.is_some() && !spec.discarded {
+        return Err(err("Title may only be set for discarded pages.".into()));
+    }
+    Ok(())
+}
+
+/// A tab made from `spec`, not yet placed in its window's strip.
+fn new_tab(s: &State, id: i64, window: i64, spec: &NewTab) -> Tab {
+    let url = spec.url.clone().unwrap_or_else(|| "about:newtab".into());
+    let title = match (&spec.title, &spec.url) {
+        (Some(title), _) => title.clone(),
+        (None, Some(_)) => url.clone(),
+        (None, None) => "New Tab".into(),
+    };
+    Tab {
+        id,
+        window_id: window,
+        index: i64::MAX,
+        title,
+        url,
+        active: false,
+        pinned: spec.pinned,
+        muted: spec.muted,
+        audible: false,
+        discarded: spec.discarded,
+        group_id: NO_GROUP,
+        last_accessed: s.now,
+    }
+}
+
 fn check_window(s: &State, window: i64) -> BrowserResult<()> {
     if s.windows.iter().any(|w| w.id == window) {
         Ok(())
@@ -274,39 +343,16 @@ impl Browser for MemoryBrowser {
 
     async fn create_tab(&self, spec: &NewTab) -> BrowserResult<Tab> {
         self.with(|s| {
+            check_new_tab(spec)?;
             let window = match spec.window_id {
                 Some(w) => {
                     check_window(s, w)?;
                     w
                 }
-                None => s
-                    .windows
-                    .iter()
-                    .find(|w| w.focused)
-                    .or(s.windows.first())
-                    .map(|w| w.id)
-                    .ok_or_else(|| err("No window".into()))?,
+                None => focused(s)?,
             };
-            let id = s.tabs.iter().map(|t| t.id).max().unwrap_or(0) + 1;
-            let url = spec.url.clone().unwrap_or_else(|| "about:newtab".into());
-            s.tabs.push(Tab {
-                id,
-                window_id: window,
-                index: i64::MAX,
-                title: if spec.url.is_some() {
-                    url.clone()
-                } else {
-                    "New Tab".into()
-                },
-                url,
-                active: false,
-                pinned: spec.pinned,
-                muted: spec.muted,
-                audible: false,
-                discarded: false,
-                group_id: NO_GROUP,
-                last_accessed: s.now,
-            });
+            let id = fresh_id(&mut s.tabs.iter().map(|t| t.id), &self.last_tab_id);
+            s.tabs.push(new_tab(s, id, window, spec));
             insert(s, window, id, spec.index.unwrap_or(-1));
             if !spec.pinned {
                 settle_group(s, id);
@@ -314,6 +360,37 @@ impl Browser for MemoryBrowser {
             if spec.active {
                 activate(s, id)?;
             }
+            Ok(tab(s, id)?.clone())
+        })
+    }
+
+    async fn create_window(&self, spec: &NewTab) -> BrowserResult<Tab> {
+        self.with(|s| {
+            if spec.discarded {
+                return Err(err("windows.create cannot open a discarded tab".into()));
+            }
+            let window = s
+                .windows
+                .iter()
+                .map(|w| w.id)
+                .chain(s.tabs.iter().map(|t| t.window_id))
+                .max()
+                .unwrap_or(0)
+                + 1;
+            // A new window takes the focus, as in Firefox.
+            for w in &mut s.windows {
+                w.focused = false;
+            }
+            s.windows.push(Window {
+                id: window,
+                focused: true,
+            });
+            let id = fresh_id(&mut s.tabs.iter().map(|t| t.id), &self.last_tab_id);
+            s.tabs.push(Tab {
+                active: true,
+                index: 0,
+                ..new_tab(s, id, window, spec)
+            });
             Ok(tab(s, id)?.clone())
         })
     }
@@ -395,7 +472,7 @@ impl Browser for MemoryBrowser {
     async fn duplicate_tab(&self, tab_id: i64, index: i64) -> BrowserResult<Tab> {
         self.with(|s| {
             let orig = tab(s, tab_id)?.clone();
-            let id = s.tabs.iter().map(|t| t.id).max().unwrap_or(0) + 1;
+            let id = fresh_id(&mut s.tabs.iter().map(|t| t.id), &self.last_tab_id);
             s.tabs.push(Tab {
                 id,
                 index: i64::MAX,
@@ -411,7 +488,12 @@ impl Browser for MemoryBrowser {
         })
     }
 
-    async fn group_tabs(&self, tab_ids: &[i64], group_id: Option<i64>) -> BrowserResult<i64> {
+    async fn group_tabs(
+        &self,
+        tab_ids: &[i64],
+        group_id: Option<i64>,
+        window_id: Option<i64>,
+    ) -> BrowserResult<i64> {
         self.with(|s| {
             let first = tab(s, *tab_ids.first().ok_or_else(|| err("No tabs".into()))?)?.clone();
             for id in tab_ids {
@@ -429,10 +511,19 @@ impl Browser for MemoryBrowser {
                     (g, group.window_id)
                 }
                 None => {
+                    // Without a window, Firefox makes the group in the
+                    // focused window and drags the tabs there.
+                    let window = match window_id {
+                        Some(w) => {
+                            check_window(s, w)?;
+                            w
+                        }
+                        None => focused(s)?,
+                    };
                     let used: Vec<Color> = s
                         .groups
                         .iter()
-                        .filter(|g| g.window_id == first.window_id)
+                        .filter(|g| g.window_id == window)
                         .map(|g| g.color)
                         .collect();
                     let color = Color::ALL
@@ -440,15 +531,18 @@ impl Browser for MemoryBrowser {
                         .find(|c| !used.contains(c))
                         .copied()
                         .unwrap_or(Color::Blue);
-                    let id = s.groups.iter().map(|g| g.id).max().unwrap_or(0).max(100) + 1;
+                    let id = fresh_id(
+                        &mut s.groups.iter().map(|g| g.id).chain([100]),
+                        &self.last_group_id,
+                    );
                     s.groups.push(Group {
                         id,
-                        window_id: first.window_id,
+                        window_id: window,
                         title: String::new(),
                         color,
                         collapsed: false,
                     });
-                    (id, first.window_id)
+                    (id, window)
                 }
             };
             // Join after the group's last tab (a new group: where the first tab is).
@@ -471,7 +565,11 @@ impl Browser for MemoryBrowser {
             };
             for id in tab_ids {
                 remove_from_strip(s, *id);
-                tab_mut(s, *id)?.window_id = window;
+                let t = tab_mut(s, *id)?;
+                if t.window_id != window {
+                    t.active = false;
+                    t.window_id = window;
+                }
             }
             let mut ids = strip;
             for (k, id) in tab_ids.iter().enumerate() {
@@ -481,6 +579,10 @@ impl Browser for MemoryBrowser {
             for id in tab_ids {
                 tab_mut(s, *id)?.group_id = gid;
             }
+            // A window whose tabs all left closes.
+            let tabs = &s.tabs;
+            s.windows
+                .retain(|w| tabs.iter().any(|t| t.window_id == w.id));
             Ok(gid)
         })
     }

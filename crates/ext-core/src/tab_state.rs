@@ -155,6 +155,11 @@ pub struct NewTab {
     pub active: bool,
     pub pinned: bool,
     pub muted: bool,
+    /// Opened without loading (Firefox's lazy tab); it loads when selected.
+    /// Firefox refuses it for active, pinned and about: tabs.
+    pub discarded: bool,
+    /// The title a discarded tab shows until it loads.
+    pub title: Option<String>,
 }
 
 /// A change to a group's look; `None` leaves that property alone.

@@ -24,21 +24,57 @@ pub async fn group_tabs<B: Browser>(b: &B, a: GroupTabsArgs) -> ToolResult<ToolO
     if let Some(g) = &existing {
         undo.push(UndoStep::RestoreGroup { group: g.clone() });
     }
-    let group_id = b.group_tabs(&ids_of(&tabs), a.group_id).await?;
     let change = GroupChange {
         title: a.title.map(|t| t.trim().to_string()),
         color: a.color,
         collapsed: a.collapsed,
     };
-    if change != GroupChange::default() {
-        b.update_group(group_id, &change).await?;
+    // Adding to an existing group moves the tabs to its window, as asked.
+    // A new group is made in each window the tabs are in (same title and
+    // color): grouping never drags tabs across windows.
+    let batches: Vec<(Option<i64>, Vec<i64>)> = match a.group_id {
+        Some(_) => vec![(None, ids_of(&tabs))],
+        None => per_window(&tabs)
+            .into_iter()
+            .map(|(w, ids)| (Some(w), ids))
+            .collect(),
+    };
+    let mut made = Vec::new();
+    for (window, ids) in batches {
+        let group_id = b.group_tabs(&ids, a.group_id, window).await?;
+        if change != GroupChange::default() {
+            b.update_group(group_id, &change).await?;
+        }
+        made.push((group_id, ids));
     }
     let all = b.tabs().await?;
-    let group = find_group(&b.groups().await?, group_id)?.clone();
+    let groups = b.groups().await?;
+    let mut answers = Vec::new();
+    for (group_id, ids) in &made {
+        let group = find_group(&groups, *group_id)?;
+        answers.push(json!({
+            "group": group_json(group, &all),
+            "windowId": group.window_id,
+            "tabIds": ids,
+        }));
+    }
+    let first = answers.first().cloned().unwrap_or_default();
     Ok(ToolOutput::with_undo(
-        json!({ "group": group_json(&group, &all), "tabIds": ids_of(&tabs) }),
+        json!({ "group": first["group"], "tabIds": first["tabIds"], "groups": answers }),
         undo,
     ))
+}
+
+/// Tab ids per window, windows in the order their first tab comes.
+fn per_window(tabs: &[Tab]) -> Vec<(i64, Vec<i64>)> {
+    let mut out: Vec<(i64, Vec<i64>)> = Vec::new();
+    for t in tabs {
+        match out.iter_mut().find(|(w, _)| *w == t.window_id) {
+            Some((_, ids)) => ids.push(t.id),
+            None => out.push((t.window_id, vec![t.id])),
+        }
+    }
+    out
 }
 
 pub async fn ungroup_tabs<B: Browser>(b: &B, a: UngroupTabsArgs) -> ToolResult<ToolOutput> {

@@ -272,7 +272,7 @@ pub async fn create_tab<B: Browser>(b: &B, a: CreateTabArgs) -> ToolResult<ToolO
             index: a.index,
             active: a.active.unwrap_or(true),
             pinned: a.pinned.unwrap_or(false),
-            muted: false,
+            ..NewTab::default()
         })
         .await?;
     Ok(ToolOutput::with_undo(

@@ -36,6 +36,8 @@ extern "C" {
     pub fn windows_get_all(info: &JsValue) -> Result<Promise, JsValue>;
     #[wasm_bindgen(catch, js_namespace = ["browser", "windows"], js_name = update)]
     pub fn windows_update(id: f64, info: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "windows"], js_name = create)]
+    pub fn windows_create(info: &JsValue) -> Result<Promise, JsValue>;
 
     #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = query)]
     pub fn tabs_query(info: &JsValue) -> Result<Promise, JsValue>;

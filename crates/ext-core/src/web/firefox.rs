@@ -36,6 +36,23 @@ struct FirefoxTab {
     muted_info: Option<MutedInfo>,
 }
 
+/// A window as `browser.windows.create` answers it.
+#[derive(Deserialize)]
+struct NewWindow {
+    #[serde(default)]
+    tabs: Vec<FirefoxTab>,
+}
+
+/// Mutes a new tab if asked (`tabs.create` has no `muted`).
+async fn finish_new_tab(tab: FirefoxTab, spec: &NewTab) -> BrowserResult<Tab> {
+    let mut tab: Tab = tab.into();
+    if spec.muted {
+        run(tabs_update(tab.id as f64, &js(json!({ "muted": true })))).await?;
+        tab.muted = true;
+    }
+    Ok(tab)
+}
+
 #[derive(Deserialize)]
 struct MutedInfo {
     muted: bool,
@@ -154,11 +171,31 @@ impl Browser for FirefoxBrowser {
         }
         info.insert("active".into(), json!(spec.active));
         info.insert("pinned".into(), json!(spec.pinned));
-        let tab: FirefoxTab = call(tabs_create(&js(Value::Object(info)))).await?;
-        if spec.muted {
-            run(tabs_update(tab.id as f64, &js(json!({ "muted": true })))).await?;
+        if spec.discarded {
+            info.insert("discarded".into(), json!(true));
+            if let Some(title) = &spec.title {
+                info.insert("title".into(), json!(title));
+            }
         }
-        Ok(tab.into())
+        let tab: FirefoxTab = call(tabs_create(&js(Value::Object(info)))).await?;
+        finish_new_tab(tab, spec).await
+    }
+
+    async fn create_window(&self, spec: &NewTab) -> BrowserResult<Tab> {
+        let mut info = json!({ "type": "normal" });
+        if let Some(url) = &spec.url {
+            info["url"] = json!(url);
+        }
+        let window: NewWindow = call(windows_create(&js(info))).await?;
+        let tab = window
+            .tabs
+            .into_iter()
+            .next()
+            .ok_or_else(|| BrowserError("the new window has no tab".into()))?;
+        if spec.pinned {
+            run(tabs_update(tab.id as f64, &js(json!({ "pinned": true })))).await?;
+        }
+        finish_new_tab(tab, spec).await
     }
 
     async fn move_tab(&self, tab_id: i64, window_id: Option<i64>, index: i64) -> BrowserResult<()> {
@@ -195,10 +232,17 @@ impl Browser for FirefoxBrowser {
         Ok(tab.into())
     }
 
-    async fn group_tabs(&self, tab_ids: &[i64], group_id: Option<i64>) -> BrowserResult<i64> {
+    async fn group_tabs(
+        &self,
+        tab_ids: &[i64],
+        group_id: Option<i64>,
+        window_id: Option<i64>,
+    ) -> BrowserResult<i64> {
         let mut info = json!({ "tabIds": tab_ids });
         if let Some(g) = group_id {
             info["groupId"] = json!(g);
+        } else if let Some(w) = window_id {
+            info["createProperties"] = json!({ "windowId": w });
         }
         call(tabs_group(&js(info))).await
     }
