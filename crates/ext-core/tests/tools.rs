@@ -412,16 +412,27 @@ fn create_duplicate_reload_discard() {
     );
     assert_eq!(r["result"]["tab"]["pinned"], true);
     assert_eq!(r["result"]["tab"]["index"], 1, "pinned tabs stay first");
+    let selected = r["result"]["tab"]["id"].as_i64().unwrap();
     let r = f.tool("duplicate_tab", json!({"tabId": 5}));
     let copy = r["result"]["tab"]["id"].as_i64().unwrap();
     assert_eq!(r["result"]["tab"]["url"], "https://docs.rs/candle-core");
     f.undo();
     assert!(f.state().tabs.iter().all(|t| t.id != copy));
-    let r = f.tool("discard_tabs", json!({"tabIds": [4, 6]}));
+    let active = f
+        .state()
+        .tabs
+        .into_iter()
+        .find(|t| t.active && t.window_id == 1);
+    assert_eq!(
+        active.unwrap().id,
+        selected,
+        "undo selects the tab selected before"
+    );
+    let r = f.tool("discard_tabs", json!({"tabIds": [4, selected]}));
     assert_eq!(ids(&r["result"]["discarded"]), [4]);
     assert_eq!(
         ids(&r["result"]["skipped"]),
-        [6],
+        [selected],
         "the active tab stays loaded"
     );
     assert!(f.state().tabs.iter().find(|t| t.id == 4).unwrap().discarded);

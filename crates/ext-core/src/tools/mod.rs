@@ -70,8 +70,8 @@ macro_rules! tools {
             },)*
         ];
 
-        /// Runs one tool by name.
-        pub async fn run_tool<B: Browser>(
+        /// Runs one tool by name (see [`run_tool`]).
+        async fn dispatch<B: Browser>(
             b: &B,
             name: &str,
             args: &Value,
@@ -126,6 +126,34 @@ tools! {
     create_bookmark(args::CreateBookmarkArgs) => lookup::create_bookmark, "Bookmark a tab or URL, optionally into a named folder (created if missing).";
     search_history(args::SearchHistoryArgs) => lookup::search_history, "Search browsing history by text and time range.";
     browse(args::BrowseArgs) => browse::browse, "Act on the active tab: back, forward, reload, hard_reload, stop, scroll_up, scroll_down, page_up, page_down, top, bottom, zoom_in, zoom_out, zoom_reset, next_tab, previous_tab, new_tab, close_tab.";
+}
+/// Runs one tool by name. A changing call's undo also selects again the
+/// tab each window had selected before, whatever changed it (closing or
+/// moving the selected tab selects another).
+pub async fn run_tool<B: Browser>(b: &B, name: &str, args: &Value) -> ToolResult<ToolOutput> {
+    let selected_before = selected_tabs(b).await;
+    let mut out = dispatch(b, name, args).await?;
+    if !out.undo.is_empty() {
+        let selected_after = selected_tabs(b).await;
+        let reselect = selected_before
+            .into_iter()
+            .filter(|(window, tab)| selected_after.get(window) != Some(tab))
+            .map(|(_, tab_id)| UndoStep::Select { tab_id });
+        // First in the list, so that undo does it last.
+        out.undo.splice(0..0, reselect);
+    }
+    Ok(out)
+}
+
+/// Each window's selected tab; none if the browser cannot say.
+async fn selected_tabs<B: Browser>(b: &B) -> std::collections::BTreeMap<i64, i64> {
+    b.tabs()
+        .await
+        .unwrap_or_default()
+        .iter()
+        .filter(|t| t.active)
+        .map(|t| (t.window_id, t.id))
+        .collect()
 }
 
 /// The OpenAI function-calling schema of one argument type.

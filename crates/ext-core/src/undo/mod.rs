@@ -5,9 +5,13 @@
 //! recreated groups get new ids; the journal maps old ids to new ones so
 //! that older entries still find their tabs.
 
+mod arrange;
+
 use crate::browser::Browser;
 use crate::error::{ToolError, ToolResult};
-use crate::tab_state::{Group, GroupChange, NewTab, Tab, NO_GROUP};
+use crate::tab_state::{Group, GroupChange, NewTab, Tab};
+use arrange::{plan_moves, Spot};
+use futures::future::join_all;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -25,6 +29,10 @@ pub struct Placement {
     pub muted: bool,
     /// The group it was in, with its look (to recreate it if it vanished).
     pub group: Option<Group>,
+    /// Whether it was its window's selected tab (moving a selected tab
+    /// away selects another; undo selects it again).
+    #[serde(default)]
+    pub active: bool,
 }
 
 impl Placement {
@@ -36,6 +44,7 @@ impl Placement {
             pinned: tab.pinned,
             muted: tab.muted,
             group: group.cloned(),
+            active: tab.active,
         }
     }
 }
@@ -46,7 +55,6 @@ impl Placement {
 pub struct ClosedTab {
     pub url: String,
     pub title: String,
-    pub active: bool,
     #[serde(flatten)]
     pub placement: Placement,
 }
@@ -56,7 +64,6 @@ impl ClosedTab {
         ClosedTab {
             url: tab.url.clone(),
             title: tab.title.clone(),
-            active: tab.active,
             placement: Placement::of(tab, group),
         }
     }
@@ -85,6 +92,10 @@ pub enum UndoStep {
     Activate {
         tab_id: i64,
         window_id: i64,
+    },
+    /// Select a tab in its window again (without focusing the window).
+    Select {
+        tab_id: i64,
     },
     /// Load discarded tabs again.
     Reload {
@@ -117,6 +128,9 @@ pub struct UndoJournal {
     /// Old group id → the id of the group recreated in its place.
     #[serde(default)]
     pub group_ids: BTreeMap<i64, i64>,
+    /// A window that was gone → the window its tabs came back in.
+    #[serde(default)]
+    pub window_ids: BTreeMap<i64, i64>,
 }
 
 /// What an undo did.
@@ -143,6 +157,7 @@ impl UndoJournal {
         if self.tab_ids.len() > 10_000 {
             self.tab_ids.clear();
             self.group_ids.clear();
+            self.window_ids.clear();
         }
     }
 
@@ -167,6 +182,9 @@ impl UndoJournal {
     }
     fn group(&self, id: i64) -> i64 {
         follow(&self.group_ids, id)
+    }
+    fn window(&self, id: i64) -> i64 {
+        follow(&self.window_ids, id)
     }
 
     /// Reverts one entry's steps, newest first. If a step fails, the steps
@@ -255,6 +273,16 @@ impl UndoJournal {
                 }
                 Ok(())
             }
+            UndoStep::Select { tab_id } => {
+                let id = self.tab(*tab_id);
+                let tabs = b.tabs().await?;
+                match tabs.iter().find(|t| t.id == id) {
+                    Some(t) if !t.active => b.activate_tab(id).await?,
+                    Some(_) => {}
+                    None => report.missing += 1,
+                }
+                Ok(())
+            }
             UndoStep::Reload { tab_ids } => {
                 for id in live_ids(b, tab_ids.iter().map(|&id| self.tab(id))).await? {
                     b.reload_tab(id, false).await?;
@@ -282,7 +310,11 @@ impl UndoJournal {
         }
     }
 
-    /// Reopens closed tabs at their index, window, pinned state and group.
+    /// Reopens closed tabs at their index, window, pinned and muted state
+    /// and group, and selects again each window's tab that was active.
+    /// Tabs come back in parallel batches; background tabs come back
+    /// unloaded (Firefox's lazy tabs, titled), so only the active ones load.
+    /// Tabs of a window that is gone come back together in one new window.
     async fn reopen<B: Browser>(
         &mut self,
         b: &B,
@@ -290,50 +322,71 @@ impl UndoJournal {
         report: &mut UndoReport,
     ) -> ToolResult<()> {
         let windows = b.windows().await?;
-        let fallback = windows
+        let open = |w: i64| windows.iter().any(|x| x.id == w);
+        let mut order: Vec<ClosedTab> = closed
             .iter()
-            .find(|w| w.focused)
-            .or(windows.first())
-            .map(|w| w.id)
-            .ok_or_else(|| ToolError::failed("Firefox has no open window."))?;
-        let mut order: Vec<&ClosedTab> = closed.iter().collect();
-        // Reopening in increasing index puts each tab back exactly where it was.
+            .map(|c| {
+                let mut c = c.clone();
+                c.placement.window_id = self.window(c.placement.window_id);
+                c
+            })
+            .collect();
+        // Reopening in increasing index puts each tab back where it was.
         order.sort_by_key(|c| (c.placement.window_id, c.placement.index));
-        let mut placements = Vec::with_capacity(order.len());
-        let mut activate = None;
-        for c in order {
-            let window = if windows.iter().any(|w| w.id == c.placement.window_id) {
-                c.placement.window_id
-            } else {
-                fallback
-            };
+        let (mut stay, mut homeless): (Vec<ClosedTab>, Vec<ClosedTab>) =
+            order.into_iter().partition(|c| open(c.placement.window_id));
+        let mut made: Vec<(ClosedTab, Tab)> = Vec::with_capacity(closed.len());
+        if !homeless.is_empty() {
+            // Pinned tabs first, then the rest, each in their old order.
+            homeless.sort_by_key(|c| !c.placement.pinned);
+            let first = homeless.remove(0);
             let tab = b
-                .create_tab(&NewTab {
-                    url: reopenable(&c.url),
-                    window_id: Some(window),
-                    index: Some(c.placement.index),
-                    active: false,
-                    pinned: c.placement.pinned,
-                    muted: c.placement.muted,
+                .create_window(&NewTab {
+                    url: reopenable(&first.url),
+                    pinned: first.placement.pinned,
+                    muted: first.placement.muted,
+                    ..NewTab::default()
                 })
                 .await?;
-            self.tab_ids.insert(c.placement.tab_id, tab.id);
-            if c.active {
-                activate = Some(tab.id);
+            for c in homeless.iter().chain([&first]) {
+                self.window_ids.insert(c.placement.window_id, tab.window_id);
             }
+            for (i, c) in homeless.iter_mut().enumerate() {
+                c.placement.window_id = tab.window_id;
+                c.placement.index = i as i64 + 1;
+            }
+            let mut first = first;
+            first.placement.window_id = tab.window_id;
+            first.placement.index = 0;
+            made.push((first, tab));
+            stay.extend(homeless);
+        }
+        let mut failure = None;
+        for batch in stay.chunks(REOPEN_BATCH) {
+            let specs: Vec<NewTab> = batch.iter().map(reopen_spec).collect();
+            let created = join_all(specs.iter().map(|spec| b.create_tab(spec))).await;
+            for (c, tab) in batch.iter().zip(created) {
+                match tab {
+                    Ok(tab) => made.push((c.clone(), tab)),
+                    Err(e) => failure = failure.or(Some(e)),
+                }
+            }
+        }
+        let mut placements = Vec::with_capacity(made.len());
+        for (c, tab) in &made {
+            self.tab_ids.insert(c.placement.tab_id, tab.id);
             placements.push(Placement {
                 tab_id: tab.id,
-                window_id: window,
                 ..c.placement.clone()
             });
             report.reopened += 1;
         }
-        let mut ignored = UndoReport::default();
-        self.restore(b, &placements, &mut ignored).await?;
-        if let Some(id) = activate {
-            b.activate_tab(id).await?;
+        if let Some(e) = failure {
+            return Err(e.into());
         }
-        Ok(())
+        // Putting them in place also selects again each window's tab that was active.
+        let mut ignored = UndoReport::default();
+        self.restore(b, &placements, &mut ignored).await
     }
 
     /// Puts tabs back in their window, position, pinned and muted state and group.
@@ -344,12 +397,17 @@ impl UndoJournal {
         report: &mut UndoReport,
     ) -> ToolResult<()> {
         let tabs = b.tabs().await?;
-        let present: Vec<&Placement> = placements
+        let present: Vec<Placement> = placements
             .iter()
             .filter(|p| tabs.iter().any(|t| t.id == p.tab_id))
+            .map(|p| Placement {
+                window_id: self.window(p.window_id),
+                ..p.clone()
+            })
             .collect();
         report.missing += placements.len() - present.len();
         report.restored += present.len();
+        // Pinned tabs sit first in their window, so settle pinning before positions.
         for p in &present {
             if let Some(t) = tabs.iter().find(|t| t.id == p.tab_id) {
                 if t.pinned != p.pinned {
@@ -360,91 +418,81 @@ impl UndoJournal {
                 }
             }
         }
+        let spots: Vec<Spot> = present
+            .iter()
+            .map(|p| Spot {
+                tab_id: p.tab_id,
+                window_id: p.window_id,
+                index: p.index,
+            })
+            .collect();
         // Grouping can move tabs and moving can ungroup them, so settle
-        // positions and groups in turn until both hold.
-        for _ in 0..3 {
-            let moved = self.restore_positions(b, &present).await?;
+        // positions and groups in turn until both hold (each round plans
+        // from one snapshot).
+        for _ in 0..4 {
+            let moves = plan_moves(&b.tabs().await?, &spots);
+            for m in &moves {
+                b.move_tab(m.tab_id, m.window_id, m.index).await?;
+            }
             let regrouped = self.restore_groups(b, &present).await?;
-            if !moved && !regrouped {
+            if moves.is_empty() && !regrouped {
                 break;
+            }
+        }
+        let tabs = b.tabs().await?;
+        for p in present.iter().filter(|p| p.active) {
+            if tabs.iter().any(|t| t.id == p.tab_id && !t.active) {
+                b.activate_tab(p.tab_id).await?;
             }
         }
         Ok(())
     }
 
-    /// Moves tabs back to their window and index; true if anything moved.
-    async fn restore_positions<B: Browser>(
-        &self,
-        b: &B,
-        present: &[&Placement],
-    ) -> ToolResult<bool> {
-        let windows = b.windows().await?;
-        let mut order: Vec<&&Placement> = present.iter().collect();
-        order.sort_by_key(|p| (p.window_id, p.index));
-        let mut any = false;
-        for _ in 0..3 {
-            let mut moved = false;
-            for p in &order {
-                let tabs = b.tabs().await?;
-                let Some(t) = tabs.iter().find(|t| t.id == p.tab_id) else {
-                    continue;
-                };
-                let window = if windows.iter().any(|w| w.id == p.window_id) {
-                    p.window_id
-                } else {
-                    t.window_id
-                };
-                if t.window_id != window || t.index != p.index {
-                    let to_window = (t.window_id != window).then_some(window);
-                    b.move_tab(t.id, to_window, p.index).await?;
-                    moved = true;
-                }
-            }
-            any |= moved;
-            if !moved {
-                break;
-            }
-        }
-        Ok(any)
-    }
-
-    /// Puts tabs back in their groups (recreating vanished ones); true if anything changed.
+    /// Puts tabs back in their groups (recreating vanished ones in the
+    /// tabs' own window); true if anything changed.
     async fn restore_groups<B: Browser>(
         &mut self,
         b: &B,
-        present: &[&Placement],
+        present: &[Placement],
     ) -> ToolResult<bool> {
         let tabs = b.tabs().await?;
-        let current = |id: i64| tabs.iter().find(|t| t.id == id).map(|t| t.group_id);
+        let current = |id: i64| tabs.iter().find(|t| t.id == id);
         let mut ungroup = Vec::new();
-        // Wanted group (its id when recorded) → tabs, in position order.
-        let mut wanted: BTreeMap<i64, (Group, Vec<i64>)> = BTreeMap::new();
-        for p in present {
+        // Each recorded group → its window and all its tabs in position
+        // order, and whether any of them is out of it. All are grouped
+        // again together, so that they keep their order within the group
+        // (a tab added alone would go to the group's end).
+        let mut wanted: BTreeMap<i64, (Group, i64, Vec<i64>, bool)> = BTreeMap::new();
+        let mut sorted: Vec<&Placement> = present.iter().collect();
+        sorted.sort_by_key(|p| (p.window_id, p.index));
+        for p in sorted {
             let Some(now) = current(p.tab_id) else {
                 continue;
             };
             match &p.group {
-                None if now != NO_GROUP => ungroup.push(p.tab_id),
+                None if now.is_grouped() => ungroup.push(p.tab_id),
                 None => {}
-                Some(g) if now != self.group(g.id) || now == NO_GROUP => wanted
-                    .entry(g.id)
-                    .or_insert_with(|| (g.clone(), Vec::new()))
-                    .1
-                    .push(p.tab_id),
-                Some(_) => {}
+                Some(g) => {
+                    let entry = wanted
+                        .entry(g.id)
+                        .or_insert_with(|| (g.clone(), now.window_id, Vec::new(), false));
+                    entry.2.push(p.tab_id);
+                    entry.3 |= !now.is_grouped() || now.group_id != self.group(g.id);
+                }
             }
         }
+        wanted.retain(|_, (_, _, _, astray)| *astray);
         let changed = !ungroup.is_empty() || !wanted.is_empty();
         if !ungroup.is_empty() {
             b.ungroup_tabs(&ungroup).await?;
         }
         let groups = b.groups().await?;
-        for (old_id, (look, ids)) in wanted {
+        for (old_id, (look, window, ids, _)) in wanted {
             let id = self.group(old_id);
             if groups.iter().any(|g| g.id == id) {
-                b.group_tabs(&ids, Some(id)).await?;
+                b.group_tabs(&ids, Some(id), None).await?;
             } else {
-                let new_id = b.group_tabs(&ids, None).await?;
+                let new_id = b.group_tabs(&ids, None, Some(window)).await?;
                 b.update_group(new_id, &look_of(&look)).await?;
                 if new_id != old_id {
                     self.group_ids.insert(old_id, new_id);
@@ -452,6 +500,32 @@ impl UndoJournal {
             }
         }
         Ok(changed)
+    }
+}
+
+/// Tabs reopened at once: enough to keep Firefox busy, few enough that a
+/// failure leaves little half done.
+const REOPEN_BATCH: usize = 50;
+
+/// How a closed tab is opened again: unloaded (with its title) unless it
+/// was active or pinned or is not a web page, which Firefox cannot open
+/// unloaded.
+fn reopen_spec(c: &ClosedTab) -> NewTab {
+    let url = reopenable(&c.url);
+    let lazy = !c.placement.active
+        && !c.placement.pinned
+        && url
+            .as_deref()
+            .is_some_and(|u| u.starts_with("http://") || u.starts_with("https://"));
+    NewTab {
+        url,
+        window_id: Some(c.placement.window_id),
+        index: Some(c.placement.index),
+        active: false,
+        pinned: c.placement.pinned,
+        muted: c.placement.muted,
+        discarded: lazy,
+        title: (lazy && !c.title.trim().is_empty()).then(|| c.title.clone()),
     }
 }
 
