@@ -7,6 +7,7 @@ pub mod browser;
 pub mod corpus;
 pub mod error;
 pub mod interpret;
+pub mod layout;
 pub mod llm;
 pub mod log;
 pub mod memory;

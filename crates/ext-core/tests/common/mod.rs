@@ -199,3 +199,39 @@ impl Fixture {
             .collect()
     }
 }
+
+/// What "back in place" means for one tab: window, index, URL, pinned,
+/// muted, its group's look, and whether it is its window's active tab (the
+/// loaded state aside).
+pub type Spot = (
+    i64,
+    i64,
+    String,
+    bool,
+    bool,
+    Option<(String, String, bool)>,
+    bool,
+);
+
+pub fn snapshot(s: &State) -> Vec<Spot> {
+    let mut tabs: Vec<&Tab> = s.tabs.iter().collect();
+    tabs.sort_by_key(|t| (t.window_id, t.index));
+    tabs.iter()
+        .map(|t| {
+            let group = s
+                .groups
+                .iter()
+                .find(|g| g.id == t.group_id)
+                .map(|g| (g.title.clone(), format!("{:?}", g.color), g.collapsed));
+            (
+                t.window_id,
+                t.index,
+                t.url.clone(),
+                t.pinned,
+                t.muted,
+                group,
+                t.active,
+            )
+        })
+        .collect()
+}
