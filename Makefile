@@ -107,7 +107,8 @@ run: xpi test-tools speech-tools
 ## Figures, measured side by side in one run (no thresholds, nothing asserted):
 ## real speech (command success, WER, wake-word false accepts and rejects,
 ## loops, encoder and decoder time per decoding scheme and model); the
-## interpreter; the popup; the voice pipeline in Firefox (real tiny.en on
+## interpreter; the popup; close and undo of 100 and 500 tabs over two
+## windows in Firefox (times, tabs back in place); the voice pipeline in Firefox (real tiny.en on
 ## spoken commands: end of speech to tabs changed; idle CPU, worker memory);
 ## Whisper natively, ours next to candle-transformers'; and Whisper as wasm
 ## in a Firefox worker. BENCH_SIZES="tiny" skips base.
@@ -124,6 +125,7 @@ bench: xpi test-tools speech-corpus
 	$(SPEECH_BENCH) $(foreach m,tiny.en-q8_0 tiny.en-f32 base-q8_0 base-f32,--model $(SPEECH_MODELS)/$(m))
 	cargo bench -p ext-core --bench interpret
 	cargo run --quiet --release -p tab-whisperer --bin popup_bench
+	cargo run --quiet --release -p tab-whisperer --bin undo_bench
 	cargo run --quiet --release -p tab-whisperer --bin voice_bench
 	TW_BENCH_SIZES="$(BENCH_SIZES)" cargo bench -p ext-worker --bench whisper
 	for size in $(BENCH_SIZES); do \

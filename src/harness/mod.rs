@@ -10,6 +10,7 @@
 //!   came to.
 
 pub mod firefox;
+pub mod layouts;
 pub mod listen;
 pub mod pages;
 pub mod webdriver;

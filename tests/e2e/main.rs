@@ -15,5 +15,7 @@ mod settings;
 mod smoke;
 mod speech;
 mod tabs;
+mod twin;
+mod undo;
 mod util;
 mod voice;
