@@ -20,6 +20,9 @@ enum Call {
     Group(Vec<String>, Option<usize>),
     AddToGroupOf(Vec<String>, String),
     Ungroup(Vec<String>),
+    /// Collapse or expand the group of the tab at this URL.
+    Collapse(String, bool),
+    Select(String),
     Move(String, Option<usize>, i64),
     Create(String, Option<usize>, Option<i64>),
     NewWindow(String),
@@ -47,9 +50,14 @@ fn firefox_state(env: &Env) -> State {
     serde_json::from_value(v).expect("the STATE schema")
 }
 
+/// A tab as compared: URL, pinned, and its group (named by its first
+/// tab's URL) with whether it is collapsed.
+type Placed = (String, bool, Option<(String, bool)>);
+
 /// Each window's strip as (URL, pinned, group): windows in id order, groups
-/// named by the URL of their first tab, so that ids do not matter.
-fn strips(s: &State) -> Vec<Vec<(String, bool, Option<String>)>> {
+/// named by the URL of their first tab (and whether collapsed), so that
+/// ids do not matter.
+fn strips(s: &State) -> Vec<Vec<Placed>> {
     let mut windows: Vec<i64> = s.windows.iter().map(|w| w.id).collect();
     windows.sort();
     windows
@@ -67,7 +75,7 @@ fn strips(s: &State) -> Vec<Vec<(String, bool, Option<String>)>> {
                             let mut mine: Vec<&&Tab> =
                                 tabs.iter().filter(|x| x.group_id == g.id).collect();
                             mine.sort_by_key(|x| x.index);
-                            mine.first().map(|x| x.url.clone())
+                            mine.first().map(|x| (x.url.clone(), g.collapsed))
                         });
                     (t.url.clone(), t.pinned, group)
                 })
@@ -122,6 +130,17 @@ fn run_in_firefox(env: &Env, call: &Call, start: &[i64]) {
             )
         }
         Call::Ungroup(urls) => ("await browser.tabs.ungroup(args);", json!(ids(urls))),
+        Call::Select(url) => (
+            "await browser.tabs.update(args, { active: true });",
+            json!(tab_id(&s, url)),
+        ),
+        Call::Collapse(member, collapsed) => {
+            let group = s.tabs.iter().find(|t| t.url == *member).unwrap().group_id;
+            (
+                "await browser.tabGroups.update(args[0], { collapsed: args[1] });",
+                json!([group, collapsed]),
+            )
+        }
         Call::Move(url, w, index) => (
             "await browser.tabs.move(args[0], args[1]);",
             match w {
@@ -170,6 +189,15 @@ fn run_in_twin(twin: &MemoryBrowser, call: &Call, start: &[i64]) {
             block_on(twin.group_tabs(&ids(urls), Some(group), None)).map(|_| ())
         }
         Call::Ungroup(urls) => block_on(twin.ungroup_tabs(&ids(urls))),
+        Call::Select(url) => block_on(twin.activate_tab(tab_id(&s, url))),
+        Call::Collapse(member, collapsed) => {
+            let group = s.tabs.iter().find(|t| t.url == *member).unwrap().group_id;
+            let change = ext_core::tab_state::GroupChange {
+                collapsed: Some(*collapsed),
+                ..Default::default()
+            };
+            block_on(twin.update_group(group, &change))
+        }
         Call::Move(url, w, index) => {
             block_on(twin.move_tab(tab_id(&s, url), w.map(|w| windows[w]), *index))
         }
@@ -269,6 +297,29 @@ fn the_twin_places_tabs_as_firefox_does() {
         (
             "ungroup from the middle of a group",
             Call::Ungroup(urls(&[&a[0]])),
+        ),
+        ("collapse a group", Call::Collapse(b[0].clone(), true)),
+        (
+            "add a tab to a collapsed group",
+            Call::AddToGroupOf(urls(&[&b[2]]), b[0].clone()),
+        ),
+        ("collapse it again", Call::Collapse(b[0].clone(), true)),
+        (
+            "create a tab inside a collapsed group",
+            Call::Create(page("C4"), Some(1), Some(1)),
+        ),
+        ("collapse it once more", Call::Collapse(b[0].clone(), true)),
+        (
+            "move a tab into a collapsed group",
+            Call::Move(a[0].clone(), Some(1), 2),
+        ),
+        (
+            "collapse it a last time",
+            Call::Collapse(b[0].clone(), true),
+        ),
+        (
+            "select a tab in a collapsed group",
+            Call::Select(b[1].clone()),
         ),
         ("open a new window", Call::NewWindow(page("D1"))),
         ("focus the new window", Call::Focus(2)),

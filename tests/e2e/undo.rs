@@ -121,6 +121,21 @@ fn grouping_tabs_of_two_windows_groups_them_where_they_are() {
     close_windows(&env.ff, &windows).unwrap();
 }
 
+/// Fails with the tabs that differ (before → after), not two whole lists.
+fn assert_same(before: &[Value], after: &[Value], what: &str) {
+    let differ: Vec<String> = (0..before.len().max(after.len()))
+        .filter(|&i| before.get(i) != after.get(i))
+        .map(|i| format!("  {:?}\n→ {:?}", before.get(i), after.get(i)))
+        .collect();
+    assert!(
+        differ.is_empty(),
+        "{what}: {} of {} tabs differ:\n{}",
+        differ.len(),
+        before.len(),
+        differ.join("\n")
+    );
+}
+
 /// Seeds from `TW_UNDO_SEED` (one, to replay a failure), else three new
 /// ones per run, printed.
 fn seeds() -> Vec<u64> {
@@ -152,15 +167,15 @@ fn random_changes_to_random_layouts_are_undone_exactly() {
             let answer = env.ff.tool(name, args.clone()).unwrap();
             let what = format!("seed {seed} step {step}: {name}({args}) → {answer}");
             if answer["ok"] != true || answer.get("undo_id").is_none() {
-                assert_eq!(snapshot(&env.ff, &windows).unwrap(), before, "{what}");
+                assert_same(&before, &snapshot(&env.ff, &windows).unwrap(), &what);
                 continue;
             }
             let undo = env.ff.undo(None).unwrap();
             assert_eq!(undo["ok"], true, "{what}; undo → {undo}");
-            assert_eq!(
-                snapshot(&env.ff, &windows).unwrap(),
-                before,
-                "{what}, then undo (replay with TW_UNDO_SEED={seed})"
+            assert_same(
+                &before,
+                &snapshot(&env.ff, &windows).unwrap(),
+                &format!("{what}, then undo (replay with TW_UNDO_SEED={seed})"),
             );
         }
         close_windows(&env.ff, &windows).unwrap();

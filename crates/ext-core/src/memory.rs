@@ -196,6 +196,7 @@ fn settle_group(s: &mut State, id: i64) {
 
 fn activate(s: &mut State, id: i64) -> BrowserResult<()> {
     let now = s.now;
+    // Firefox shows a selected tab of a collapsed group without expanding it.
     let window = tab(s, id)?.window_id;
     for t in s.tabs.iter_mut().filter(|t| t.window_id == window) {
         t.active = t.id == id;
@@ -356,6 +357,11 @@ impl Browser for MemoryBrowser {
             insert(s, window, id, spec.index.unwrap_or(-1));
             if !spec.pinned {
                 settle_group(s, id);
+                // A tab opened inside a collapsed group expands it.
+                let group = tab(s, id)?.group_id;
+                if let Some(g) = s.groups.iter_mut().find(|g| g.id == group) {
+                    g.collapsed = false;
+                }
             }
             if spec.active {
                 activate(s, id)?;

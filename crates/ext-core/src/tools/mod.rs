@@ -127,33 +127,54 @@ tools! {
     search_history(args::SearchHistoryArgs) => lookup::search_history, "Search browsing history by text and time range.";
     browse(args::BrowseArgs) => browse::browse, "Act on the active tab: back, forward, reload, hard_reload, stop, scroll_up, scroll_down, page_up, page_down, top, bottom, zoom_in, zoom_out, zoom_reset, next_tab, previous_tab, new_tab, close_tab.";
 }
-/// Runs one tool by name. A changing call's undo also selects again the
-/// tab each window had selected before, whatever changed it (closing or
-/// moving the selected tab selects another).
+/// Runs one tool by name. A changing call's undo also puts back what
+/// Firefox changed on its own: the tab each window had selected (closing
+/// or moving the selected tab selects another) and the look of groups
+/// (selecting a tab in a collapsed group expands it).
 pub async fn run_tool<B: Browser>(b: &B, name: &str, args: &Value) -> ToolResult<ToolOutput> {
-    let selected_before = selected_tabs(b).await;
+    let before = Aside::of(b).await;
     let mut out = dispatch(b, name, args).await?;
     if !out.undo.is_empty() {
-        let selected_after = selected_tabs(b).await;
-        let reselect = selected_before
+        let after = Aside::of(b).await;
+        let reselect = before
+            .selected
             .into_iter()
-            .filter(|(window, tab)| selected_after.get(window) != Some(tab))
+            .filter(|(window, tab)| after.selected.get(window) != Some(tab))
             .map(|(_, tab_id)| UndoStep::Select { tab_id });
-        // First in the list, so that undo does it last.
-        out.undo.splice(0..0, reselect);
+        let relook = before
+            .groups
+            .into_iter()
+            .filter(|g| after.groups.iter().any(|a| a.id == g.id && a != g))
+            .map(|group| UndoStep::RestoreGroup { group });
+        // First in the list, so that undo does them last: groups after
+        // selection, as selecting can expand a group.
+        let first: Vec<UndoStep> = relook.chain(reselect).collect();
+        out.undo.splice(0..0, first);
     }
     Ok(out)
 }
 
-/// Each window's selected tab; none if the browser cannot say.
-async fn selected_tabs<B: Browser>(b: &B) -> std::collections::BTreeMap<i64, i64> {
-    b.tabs()
-        .await
-        .unwrap_or_default()
-        .iter()
-        .filter(|t| t.active)
-        .map(|t| (t.window_id, t.id))
-        .collect()
+/// What a call can change as a side effect; empty if the browser cannot say.
+struct Aside {
+    /// Window → its selected tab.
+    selected: std::collections::BTreeMap<i64, i64>,
+    groups: Vec<Group>,
+}
+
+impl Aside {
+    async fn of<B: Browser>(b: &B) -> Aside {
+        Aside {
+            selected: b
+                .tabs()
+                .await
+                .unwrap_or_default()
+                .iter()
+                .filter(|t| t.active)
+                .map(|t| (t.window_id, t.id))
+                .collect(),
+            groups: b.groups().await.unwrap_or_default(),
+        }
+    }
 }
 
 /// The OpenAI function-calling schema of one argument type.

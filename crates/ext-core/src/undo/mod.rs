@@ -481,22 +481,30 @@ impl UndoJournal {
                 }
             }
         }
-        wanted.retain(|_, (_, _, _, astray)| *astray);
-        let changed = !ungroup.is_empty() || !wanted.is_empty();
+        let changed = !ungroup.is_empty() || wanted.values().any(|w| w.3);
         if !ungroup.is_empty() {
             b.ungroup_tabs(&ungroup).await?;
         }
         let groups = b.groups().await?;
-        for (old_id, (look, window, ids, _)) in wanted {
+        for (old_id, (look, window, ids, astray)) in wanted {
             let id = self.group(old_id);
-            if groups.iter().any(|g| g.id == id) {
-                b.group_tabs(&ids, Some(id), None).await?;
-            } else {
-                let new_id = b.group_tabs(&ids, None, Some(window)).await?;
-                b.update_group(new_id, &look_of(&look)).await?;
-                if new_id != old_id {
-                    self.group_ids.insert(old_id, new_id);
+            let id = match groups.iter().find(|g| g.id == id) {
+                Some(_) if !astray => id,
+                Some(_) => b.group_tabs(&ids, Some(id), None).await?,
+                None => {
+                    let new_id = b.group_tabs(&ids, None, Some(window)).await?;
+                    if new_id != old_id {
+                        self.group_ids.insert(old_id, new_id);
+                    }
+                    new_id
                 }
+            };
+            // Its look too: a tab opened inside a collapsed group expands it.
+            let now = groups.iter().find(|g| g.id == id);
+            if now.is_none_or(|g| {
+                (&g.title, g.color, g.collapsed) != (&look.title, look.color, look.collapsed)
+            }) {
+                b.update_group(id, &look_of(&look)).await?;
             }
         }
         Ok(changed)
