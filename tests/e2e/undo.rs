@@ -181,3 +181,54 @@ fn random_changes_to_random_layouts_are_undone_exactly() {
         close_windows(&env.ff, &windows).unwrap();
     }
 }
+
+#[test]
+fn tabs_of_a_window_closed_since_come_back_together_in_a_new_window() {
+    let env = start();
+    let layout = Layout::issue_15(80);
+    let windows = open(&env, &layout);
+    let state = state_of(&env, &windows);
+    // Close the second window's tabs but its kept one, then the user
+    // closes that window too.
+    let closing: Vec<&Tab> = state
+        .tabs
+        .iter()
+        .filter(|t| t.window_id == windows[1] && !t.title.starts_with("Keep"))
+        .collect();
+    let urls: Vec<&str> = closing.iter().map(|t| t.url.as_str()).collect();
+    let ids: Vec<i64> = closing.iter().map(|t| t.id).collect();
+    env.ok("close_tabs", json!({ "tabIds": ids }));
+    api(
+        &env.ff,
+        "await browser.windows.remove(args);",
+        json!(windows[1]),
+    )
+    .unwrap();
+    let answer = env.undo();
+    assert!(
+        answer["reply"]
+            .as_str()
+            .unwrap_or_default()
+            .contains(&ids.len().to_string()),
+        "{answer}"
+    );
+    let new_window = env
+        .tabs()
+        .iter()
+        .find(|t| t["url"] == urls[0])
+        .and_then(|t| t["windowId"].as_i64())
+        .expect("the first tab is back");
+    assert!(!windows.contains(&new_window), "a new window");
+    let back: Vec<String> = env.ok("list_tabs", json!({ "windowId": new_window }))["result"]
+        ["tabs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["url"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(
+        back, urls,
+        "all of them, in their order, alone in the new window"
+    );
+    close_windows(&env.ff, &[windows[0], new_window]).unwrap();
+}
