@@ -606,7 +606,13 @@ pub fn describe(tool: &str, result: &Value) -> String {
         "list_tabs" => format!("{} tab(s) open.", n("count")),
         "switch_tab" => format!("Switched to '{}'.", title("tab")),
         "close_tabs" | "close_duplicate_tabs" => format!("Closed {} tab(s).", n("count")),
-        "group_tabs" => format!("Grouped tabs in '{}'.", title("group")),
+        "group_tabs" => match result.get("groups").and_then(Value::as_array).map(Vec::len) {
+            Some(windows) if windows > 1 => format!(
+                "Grouped tabs in '{}', one group in each of {windows} windows (tabs stay in their window).",
+                title("group")
+            ),
+            _ => format!("Grouped tabs in '{}'.", title("group")),
+        },
         "ungroup_tabs" => format!("Ungrouped {} tab(s).", n("count")),
         "list_groups" => format!("{} group(s).", n("count")),
         "discard_tabs" => format!("Unloaded {} tab(s).", n("count")),

@@ -77,6 +77,11 @@ fn grouping_tabs_of_two_windows_makes_a_group_in_each() {
     assert_eq!(ids(&groups[1]["tabIds"]), [5]);
     assert_eq!(r["result"]["group"], groups[0]["group"]);
     assert_eq!(ids(&r["result"]["tabIds"]), [7, 8]);
+    let said = f.send(json!({"type": "log"}))["entries"][0]["reply"].clone();
+    assert!(
+        said.as_str().unwrap().contains("each of 2 windows"),
+        "{said}"
+    );
     let s = f.state();
     for (id, window) in [(5, 1), (7, 2), (8, 2)] {
         let t = s.tabs.iter().find(|t| t.id == id).unwrap();
