@@ -115,6 +115,11 @@ impl PageServer {
         self.url(&format!("/long?title={}", encode_component(title)))
     }
 
+    /// A page titled `title` whose parsing never ends (a script that never arrives).
+    pub fn unparsed_page(&self, title: &str) -> String {
+        self.url(&format!("/unparsed?title={}", encode_component(title)))
+    }
+
     /// A page titled `title` that loops an audible tone.
     pub fn audio_page(&self, title: &str) -> String {
         self.url(&format!("/audio?title={}", encode_component(title)))
@@ -230,6 +235,12 @@ fn respond(url: &str, wav: &[u8]) -> Response {
         "/stalled" => html(
             title.as_deref().unwrap_or("Stalled page"),
             r#"<img src="/never.png" alt="">"#,
+        ),
+        // A script that never arrives blocks the parser: the page never
+        // reaches DOMContentLoaded (a content script at document_end waits).
+        "/unparsed" => html(
+            title.as_deref().unwrap_or("Unparsed page"),
+            r#"<script src="/never.js"></script><p>never parsed</p>"#,
         ),
         "/audio" => html(
             title.as_deref().unwrap_or("Audio page"),

@@ -151,3 +151,25 @@ fn navigation_reload_stop_and_tab_commands() {
     assert_eq!(env.tabs().len(), count);
     assert!(env.tabs().iter().all(|t| t["id"] != new));
 }
+
+#[test]
+fn a_page_that_never_finishes_loading_fails_scrolling_and_the_next_command_runs() {
+    let env = start();
+    let url = env.pages.unparsed_page("Never parsed");
+    let id = env.open_active(&url, "Never parsed");
+    // The content script would wait for document_end forever; the call
+    // has a time limit, so the answer comes and says why.
+    let answer = env
+        .ff
+        .tool("browse", json!({ "action": "scroll_down", "tabId": id }))
+        .expect("the background answers");
+    assert_eq!(answer["ok"], false, "{answer}");
+    assert_eq!(answer["error"]["code"], "EXECUTION_FAILED", "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("did not respond"), "{message}");
+    // The lock was released: the next command runs.
+    let long = env.pages.long_page("After the stall");
+    let next = env.open_active(&long, "After the stall");
+    let r = env.ok("browse", json!({ "action": "scroll_down", "tabId": next }));
+    assert!(r["result"]["scrollY"].as_f64().unwrap_or(0.0) > 0.0, "{r}");
+}

@@ -105,6 +105,13 @@ pub async fn browse<B: Browser>(b: &B, a: BrowseArgs) -> ToolResult<ToolOutput> 
                 .iter()
                 .filter(|t| t.window_id == tab.window_id)
                 .collect();
+            // The active tab may have moved since the snapshot it came from:
+            // a window that looks empty is an error, not a division by zero.
+            if window.is_empty() {
+                return Err(ToolError::failed(
+                    "The tabs changed while switching; try again.",
+                ));
+            }
             let at = window.iter().position(|t| t.id == tab.id).unwrap_or(0) as i64;
             let step = if action == BrowseAction::NextTab {
                 1

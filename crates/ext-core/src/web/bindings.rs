@@ -98,21 +98,51 @@ extern "C" {
     pub fn storage_set(items: &JsValue) -> Result<Promise, JsValue>;
 }
 
+/// How long a browser call may take. A call that has not settled by then
+/// fails, so that nothing (a stalled page, a hung API) holds the
+/// background's lock: the user gets an error and the next command runs.
+pub const CALL_LIMIT_MS: i32 = 15_000;
+
 /// Awaits a browser API call and answers its value as `T`.
 pub async fn call<T: DeserializeOwned>(p: Result<Promise, JsValue>) -> BrowserResult<T> {
-    let value = JsFuture::from(p.map_err(js_error)?)
-        .await
-        .map_err(js_error)?;
+    call_within(p, CALL_LIMIT_MS).await
+}
+
+/// [`call`] with its own time limit.
+pub async fn call_within<T: DeserializeOwned>(
+    p: Result<Promise, JsValue>,
+    limit_ms: i32,
+) -> BrowserResult<T> {
+    let value = settle(p, limit_ms).await?;
     let json = to_json(&value).map_err(BrowserError)?;
     serde_json::from_value(json).map_err(|e| BrowserError(format!("unexpected answer: {e}")))
 }
 
 /// Awaits a browser API call whose value does not matter.
 pub async fn run(p: Result<Promise, JsValue>) -> BrowserResult<()> {
-    JsFuture::from(p.map_err(js_error)?)
-        .await
-        .map(|_| ())
-        .map_err(js_error)
+    settle(p, CALL_LIMIT_MS).await.map(|_| ())
+}
+
+/// The promise's value, or an error if it rejects or takes longer than `limit_ms`.
+async fn settle(p: Result<Promise, JsValue>, limit_ms: i32) -> BrowserResult<JsValue> {
+    let p = p.map_err(js_error)?;
+    let late = format!("Firefox did not answer within {} s", limit_ms / 1000);
+    let mut timer = None;
+    let deadline = Promise::new(&mut |_resolve, reject| {
+        timer = web_sys::window().and_then(|w| {
+            w.set_timeout_with_callback_and_timeout_and_arguments_1(
+                &reject,
+                limit_ms,
+                &JsValue::from_str(&late),
+            )
+            .ok()
+        });
+    });
+    let result = JsFuture::from(Promise::race(&js_sys::Array::of2(&p, &deadline))).await;
+    if let (Some(timer), Some(w)) = (timer, web_sys::window()) {
+        w.clear_timeout_with_handle(timer);
+    }
+    result.map_err(js_error)
 }
 
 fn js_error(e: JsValue) -> BrowserError {

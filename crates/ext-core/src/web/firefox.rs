@@ -11,6 +11,9 @@ use serde_json::{json, Map, Value};
 
 pub struct FirefoxBrowser;
 
+/// How long a page action (scrolling, stop) may wait for the page.
+const PAGE_SCRIPT_LIMIT_MS: i32 = 5_000;
+
 /// A tab as `browser.tabs` describes it.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -387,11 +390,21 @@ impl Browser for FirefoxBrowser {
     }
 
     async fn run_page_script(&self, tab_id: i64, script: PageScript) -> BrowserResult<f64> {
-        let results: Vec<Value> = call(tabs_execute_script(
-            tab_id as f64,
-            &js(json!({ "code": page_code(script), "runAt": run_at(script) })),
-        ))
-        .await?;
+        // A page still loading may never reach document_end: give up
+        // sooner than other calls, and say why.
+        let results: Vec<Value> = call_within(
+            tabs_execute_script(
+                tab_id as f64,
+                &js(json!({ "code": page_code(script), "runAt": run_at(script) })),
+            ),
+            PAGE_SCRIPT_LIMIT_MS,
+        )
+        .await
+        .map_err(|e| {
+            BrowserError(format!(
+                "the page did not respond ({e}); it may still be loading"
+            ))
+        })?;
         results
             .first()
             .and_then(Value::as_f64)
