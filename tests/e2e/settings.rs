@@ -116,9 +116,13 @@ fn settings_save_apply_refuse_and_survive_a_restart() {
         })
         .unwrap();
     wait_for(LOAD, "the checkbox and key to be saved", || {
-        let s = settings(&env);
+        let answer = env.ff.send(&json!({ "type": "settings" })).unwrap();
+        assert!(
+            !answer.to_string().contains("sk-test"),
+            "the key is never sent back"
+        );
         Ok(
-            (s["voice"]["wakeWordEnabled"] == false && s["llm"]["apiKey"] == "sk-test")
+            (answer["settings"]["voice"]["wakeWordEnabled"] == false && answer["hasKey"] == true)
                 .then_some(()),
         )
     })
@@ -224,4 +228,106 @@ fn test_connection_asks_the_language_model_server_for_its_models() {
             Ok(())
         })
         .unwrap();
+}
+
+/// A model server on 127.0.0.1 that lists one model and records the
+/// `Authorization` header of every request (`None` when there was none).
+struct KeyRecorder {
+    url: String,
+    seen: std::sync::Arc<std::sync::Mutex<Vec<Option<String>>>>,
+}
+
+impl KeyRecorder {
+    fn start() -> KeyRecorder {
+        let server = tiny_http::Server::http("127.0.0.1:0").unwrap();
+        let port = server.server_addr().to_ip().unwrap().port();
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let log = seen.clone();
+        std::thread::spawn(move || {
+            for request in server.incoming_requests() {
+                let auth = request
+                    .headers()
+                    .iter()
+                    .find(|h| h.field.equiv("Authorization"))
+                    .map(|h| h.value.to_string());
+                log.lock().unwrap().push(auth);
+                let body = r#"{"object":"list","data":[{"id":"m"}]}"#;
+                let _ = request.respond(tiny_http::Response::from_string(body));
+            }
+        });
+        KeyRecorder {
+            url: format!("http://127.0.0.1:{port}/v1"),
+            seen,
+        }
+    }
+
+    fn last(&self) -> Option<String> {
+        self.seen.lock().unwrap().last().cloned().flatten()
+    }
+
+    fn count(&self) -> usize {
+        self.seen.lock().unwrap().len()
+    }
+}
+
+#[test]
+fn the_api_key_goes_only_to_the_server_it_was_saved_for() {
+    let (one, two) = (KeyRecorder::start(), KeyRecorder::start());
+    let env = start();
+    let set = |patch: Value| {
+        env.ff
+            .send(&json!({ "type": "set_settings", "settings": patch }))
+            .unwrap()
+    };
+    let test = |llm: Value| {
+        env.ff
+            .send(&json!({ "type": "llm_test", "llm": llm }))
+            .unwrap()
+    };
+    let saved = set(
+        json!({ "llm": { "provider": "openai", "baseUrl": one.url, "apiKey": "sk-secret", "model": "m" } }),
+    );
+    assert_eq!(saved["ok"], true, "{saved}");
+    assert_eq!(saved["hasKey"], true);
+    assert_eq!(saved["settings"]["llm"]["apiKey"], "", "never sent back");
+
+    // The saved server gets it.
+    assert_eq!(test(json!({}))["ok"], true);
+    assert_eq!(one.last().as_deref(), Some("Bearer sk-secret"));
+    // Another origin (another port) typed but not saved: no key.
+    let answer = test(json!({ "baseUrl": two.url, "apiKey": "" }));
+    assert_eq!(answer["ok"], true, "{answer}");
+    assert_eq!(two.count(), 1);
+    assert_eq!(
+        two.last(),
+        None,
+        "the saved key never reaches another origin"
+    );
+    // A key typed for it is used.
+    test(json!({ "baseUrl": two.url, "apiKey": "sk-two" }));
+    assert_eq!(two.last().as_deref(), Some("Bearer sk-two"));
+
+    // Plain http to another computer is refused, before any request.
+    let refused = test(json!({ "baseUrl": "http://192.0.2.7:11434/v1" }));
+    assert_eq!(refused["ok"], false, "{refused}");
+    assert!(refused.to_string().contains("http://"), "{refused}");
+    let refused = set(json!({ "llm": { "baseUrl": "http://192.0.2.7:11434/v1" } }));
+    assert_eq!(refused["ok"], false, "{refused}");
+
+    // Saving another server without a key forgets the old key.
+    let moved = set(json!({ "llm": { "baseUrl": two.url } }));
+    assert_eq!(moved["hasKey"], false, "{moved}");
+    let before = two.count();
+    test(json!({}));
+    assert_eq!(two.count(), before + 1);
+    assert_eq!(two.last(), None);
+
+    // Nothing the extension answers or logs carries the key.
+    for message in [json!({ "type": "settings" }), json!({ "type": "log" })] {
+        let answer = env.ff.send(&message).unwrap();
+        assert!(
+            !answer.to_string().contains("sk-secret"),
+            "{message}: {answer}"
+        );
+    }
 }

@@ -126,12 +126,9 @@ impl<B: Browser, S: Storage> Background<B, S> {
                 let entries = self.log.borrow().iter().rev().take(limit).cloned().collect();
                 to_json(&LogAnswer { ok: true, entries })
             }
-            Request::Settings => to_json(&SettingsAnswer {
-                ok: true,
-                settings: self.settings.borrow().clone(),
-            }),
+            Request::Settings => to_json(&SettingsAnswer::of(&self.settings.borrow())),
             Request::SetSettings { settings: patch } => match self.set_settings(&patch).await {
-                Ok(settings) => to_json(&SettingsAnswer { ok: true, settings }),
+                Ok(settings) => to_json(&SettingsAnswer::of(&settings)),
                 Err(e) => Failure::new(e).to_json(),
             },
             Request::ClearLog => {

@@ -33,6 +33,12 @@ pub fn probe(settings: &LlmSettings) -> ToolResult<Probe> {
              (for example https://api.openai.com/v1 or http://localhost:11434).",
         ));
     }
+    if base.starts_with("http://") && !crate::settings::is_loopback(base) {
+        return Err(ToolError::invalid(
+            "Plain http:// is only for a server on this computer (localhost, 127.0.0.1); \
+             use https:// for others.",
+        ));
+    }
     let key = settings.api_key.trim();
     Ok(Probe {
         url: format!("{base}{path}"),

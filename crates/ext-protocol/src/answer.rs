@@ -136,12 +136,26 @@ pub struct LogAnswer {
     pub entries: Vec<LogEntry>,
 }
 
-/// `settings` and `set_settings`.
+/// `settings` and `set_settings`. The API key is never sent back (its
+/// field is empty); `hasKey` says whether one is saved.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, rename_all = "camelCase")]
 pub struct SettingsAnswer {
     pub ok: bool,
     pub settings: Settings,
+    pub has_key: bool,
+}
+
+impl SettingsAnswer {
+    pub fn of(settings: &Settings) -> Self {
+        let mut shown = settings.clone();
+        shown.llm.api_key.clear();
+        SettingsAnswer {
+            ok: true,
+            settings: shown,
+            has_key: !settings.llm.api_key.trim().is_empty(),
+        }
+    }
 }
 
 /// `{ok: true}` and nothing else (`clear_log`).

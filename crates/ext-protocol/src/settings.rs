@@ -114,9 +114,16 @@ impl Settings {
         }
         let mut whole = serde_json::to_value(self).expect("settings serialize");
         merge(&mut whole, patch);
-        let settings: Settings = serde_json::from_value(whole)
+        let mut settings: Settings = serde_json::from_value(whole)
             .map_err(|e| Error::invalid(format!("Invalid settings: {e}.")))?;
         settings.validate()?;
+        // A key goes only to the server it was saved for: moving to another
+        // origin without a new key forgets it.
+        let new_key = patch.pointer("/llm/apiKey").is_some();
+        let before = origin(&self.llm.base_url);
+        if !new_key && before.is_some() && before != origin(&settings.llm.base_url) {
+            settings.llm.api_key.clear();
+        }
         Ok(settings)
     }
 
@@ -207,11 +214,86 @@ impl Settings {
                 "'llm.baseUrl' must be an http:// or https:// address.",
             ));
         }
+        if url.starts_with("http://") && !is_loopback(url) {
+            return Err(Error::invalid(
+                "'llm.baseUrl': plain http:// is only for a server on this computer \
+                 (localhost, 127.0.0.1); use https:// for others, so that the key and \
+                 your tabs are not sent in the clear.",
+            ));
+        }
         Ok(())
     }
 
     pub fn log_max_age_ms(&self) -> f64 {
         self.log_retention_days as f64 * 24.0 * 3600.0 * 1000.0
+    }
+}
+
+/// `scheme://host[:port]` of an http(s) address, lowercased (the default
+/// port left out); `None` if it is not one.
+pub fn origin(url: &str) -> Option<String> {
+    let url = url.trim();
+    let (scheme, rest) = url.split_once("://")?;
+    let scheme = scheme.to_ascii_lowercase();
+    if scheme != "http" && scheme != "https" {
+        return None;
+    }
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    // Credentials before '@' are not part of the origin.
+    let host_port = authority
+        .rsplit('@')
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    if host_port.is_empty() {
+        return None;
+    }
+    let default = if scheme == "http" { ":80" } else { ":443" };
+    let host_port = host_port.strip_suffix(default).unwrap_or(&host_port);
+    Some(format!("{scheme}://{host_port}"))
+}
+
+/// Whether an http(s) address is on this computer.
+pub fn is_loopback(url: &str) -> bool {
+    let Some(origin) = origin(url) else {
+        return false;
+    };
+    let host_port = origin.split_once("://").map(|(_, h)| h).unwrap_or_default();
+    let host = if let Some(v6) = host_port.strip_prefix('[') {
+        v6.split(']').next().unwrap_or_default()
+    } else {
+        host_port.split(':').next().unwrap_or_default()
+    };
+    host == "localhost"
+        || host.ends_with(".localhost")
+        || host == "::1"
+        || host.strip_prefix("127.").is_some_and(|rest| {
+            rest.split('.').count() == 3 && rest.split('.').all(|p| p.parse::<u8>().is_ok())
+        })
+}
+
+impl LlmSettings {
+    /// These settings as "Test connection" uses them: `shown` (what the
+    /// options page shows, saved or not) over them, with the saved key only
+    /// if the address is still the origin it was saved for.
+    pub fn with_shown(&self, shown: Option<&Value>) -> LlmSettings {
+        let mut whole = serde_json::to_value(self).unwrap_or_default();
+        let mut shown = shown.filter(|s| s.is_object()).cloned().unwrap_or_default();
+        let typed_key = shown
+            .get("apiKey")
+            .and_then(Value::as_str)
+            .is_some_and(|k| !k.trim().is_empty());
+        if let Some(object) = shown.as_object_mut() {
+            if !typed_key {
+                object.remove("apiKey");
+            }
+        }
+        merge(&mut whole, &shown);
+        let mut settings: LlmSettings = serde_json::from_value(whole).unwrap_or_default();
+        if !typed_key && origin(&settings.base_url) != origin(&self.base_url) {
+            settings.api_key.clear();
+        }
+        settings
     }
 }
 
@@ -315,6 +397,90 @@ mod tests {
         // A provider first, its address after.
         let first = d.merged(&json!({"llm": {"provider": "openai"}})).unwrap();
         assert_eq!(first.llm.base_url, "");
+    }
+
+    #[test]
+    fn origins_and_loopback() {
+        assert_eq!(
+            origin("HTTPS://Api.OpenAI.com/v1").as_deref(),
+            Some("https://api.openai.com")
+        );
+        assert_eq!(
+            origin("https://api.openai.com:443/v1"),
+            origin("https://api.openai.com/v2")
+        );
+        assert_eq!(
+            origin("http://u:p@127.0.0.1:8080/x").as_deref(),
+            Some("http://127.0.0.1:8080")
+        );
+        assert_ne!(
+            origin("http://127.0.0.1:8080"),
+            origin("http://127.0.0.1:8081")
+        );
+        assert_ne!(origin("http://localhost"), origin("https://localhost"));
+        assert_eq!(origin("ftp://x"), None);
+        assert_eq!(origin("localhost:11434"), None);
+        for url in [
+            "http://localhost:11434",
+            "http://127.0.0.1",
+            "http://127.1.2.3:5/v1",
+            "http://[::1]:8000/v1",
+            "http://a.localhost",
+        ] {
+            assert!(is_loopback(url), "{url}");
+        }
+        for url in [
+            "http://192.168.1.5:11434",
+            "http://localhost.evil.com",
+            "http://127.0.0.1.evil.com",
+            "http://evil.com/127.0.0.1",
+            "http://evil@x.com",
+        ] {
+            assert!(!is_loopback(url), "{url}");
+        }
+    }
+
+    #[test]
+    fn the_key_goes_only_to_the_origin_it_was_saved_for() {
+        let saved = Settings::default()
+            .merged(&json!({"llm": {"provider": "openai", "baseUrl": "https://api.one.example/v1", "apiKey": "sk-1"}}))
+            .unwrap();
+        // Test connection with what the page shows.
+        let same = saved.llm.with_shown(Some(
+            &json!({"baseUrl": "https://api.one.example/v1", "apiKey": ""}),
+        ));
+        assert_eq!(same.api_key, "sk-1", "an empty field keeps the saved key");
+        let other = saved
+            .llm
+            .with_shown(Some(&json!({"baseUrl": "https://api.two.example/v1"})));
+        assert_eq!(other.api_key, "", "never to another origin");
+        let typed = saved.llm.with_shown(Some(
+            &json!({"baseUrl": "https://api.two.example/v1", "apiKey": "sk-2"}),
+        ));
+        assert_eq!(typed.api_key, "sk-2");
+        // Saving another origin without a new key forgets the old one.
+        let moved = saved
+            .merged(&json!({"llm": {"baseUrl": "https://api.two.example/v1"}}))
+            .unwrap();
+        assert_eq!(moved.llm.api_key, "");
+        let path = saved
+            .merged(&json!({"llm": {"baseUrl": "https://api.one.example/v2"}}))
+            .unwrap();
+        assert_eq!(path.llm.api_key, "sk-1", "the same origin keeps it");
+        // Plain http only to this computer.
+        let e = saved
+            .merged(&json!({"llm": {"baseUrl": "http://192.168.1.5:11434"}}))
+            .unwrap_err();
+        assert!(e.message.contains("plain http"), "{}", e.message);
+        assert!(saved
+            .merged(&json!({"llm": {"baseUrl": "http://localhost:11434"}}))
+            .is_ok());
+        // Answers never carry it.
+        let answer = serde_json::to_string(&crate::answer::SettingsAnswer::of(&saved)).unwrap();
+        assert!(
+            !answer.contains("sk-1") && answer.contains("\"hasKey\":true"),
+            "{answer}"
+        );
     }
 
     #[test]

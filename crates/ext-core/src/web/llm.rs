@@ -4,7 +4,7 @@
 use super::voice::Bg;
 use crate::error::ToolError;
 use crate::llm::{probe, read_models};
-use crate::settings::{merge, LlmSettings};
+use crate::settings::LlmSettings;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -20,16 +20,11 @@ pub async fn test_message(background: &Bg, shown: Option<&Value>) -> Value {
         Ok(settings) => settings,
         Err(e) => return json!({ "ok": false, "error": e.to_json() }),
     };
-    let mut llm = serde_json::to_value(saved.llm).unwrap_or_default();
-    if let Some(shown) = shown.filter(|s| s.is_object()) {
-        merge(&mut llm, shown);
-    }
-    test_connection(&llm).await
+    test_connection(&saved.llm.with_shown(shown)).await
 }
 
-async fn test_connection(settings: &Value) -> Value {
-    let settings: LlmSettings = serde_json::from_value(settings.clone()).unwrap_or_default();
-    match ask(&settings).await {
+async fn test_connection(settings: &LlmSettings) -> Value {
+    match ask(settings).await {
         Ok(answer) => answer,
         Err(e) => json!({ "ok": false, "error": e.to_json() }),
     }

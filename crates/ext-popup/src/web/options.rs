@@ -58,8 +58,27 @@ fn setting_fields() -> Vec<Element> {
 }
 
 /// Shows `settings` in the fields.
-fn fill_settings(settings: &Value) {
-    fill_fields(settings, None);
+fn fill_settings(answer: &Value) {
+    fill_fields(&answer["settings"], None);
+    show_key_state(answer);
+}
+
+/// The saved API key is never sent to pages: its field stays empty and
+/// says whether a key is saved.
+fn show_key_state(answer: &Value) {
+    let Some(key) = document()
+        .query_selector("[data-setting='llm.apiKey']")
+        .ok()
+        .flatten()
+    else {
+        return;
+    };
+    let hint = if answer["hasKey"] == true {
+        t("keySaved", "A key is saved (type to replace it)")
+    } else {
+        String::new()
+    };
+    let _ = key.set_attribute("placeholder", &hint);
 }
 
 /// Shows `settings` in the fields, or only in the one for `only`: after a
@@ -108,6 +127,7 @@ async fn save_setting(field: Element) {
     if answer["ok"] == true {
         settings_status(&t("settingsSaved", "Saved."), false);
         fill_fields(&answer["settings"], Some(&path));
+        show_key_state(&answer);
     } else {
         // The field goes back first, so that when the reason is announced
         // the form already shows what is still set.
@@ -124,7 +144,7 @@ fn start_settings() {
     };
     spawn_local(async {
         let answer = ask(&Request::Settings).await;
-        fill_settings(&answer["settings"]);
+        fill_settings(&answer);
     });
     on(&form, "change", |event| {
         if let Some(field) = event.target().and_then(|t| t.dyn_into::<Element>().ok()) {
