@@ -458,6 +458,13 @@ impl<B: Browser, S: Storage> Background<B, S> {
                     reply += &format!(" ({} tab(s) or group(s) no longer exist)", report.missing);
                 }
                 reply.push('.');
+                if !report.not_reopened.is_empty() {
+                    reply += &format!(
+                        " Firefox does not let add-ons reopen {} of them: {}.",
+                        report.not_reopened.len(),
+                        report.not_reopened.join(", ")
+                    );
+                }
                 (
                     CommandAnswer {
                         ok: true,

@@ -232,6 +232,16 @@ fn check_new_tab(spec: &NewTab) -> BrowserResult<()> {
             "Cannot create a discarded new tab or \"about\" urls.".into()
         ));
     }
+    // What extensions may open (file:, view-source:, about: pages but
+    // about:blank are refused).
+    let allowed = url.starts_with("http://")
+        || url.starts_with("https://")
+        || url.starts_with("moz-extension://")
+        || url == "about:blank"
+        || spec.url.is_none();
+    if !allowed {
+        return Err(err(format!("Illegal URL: {url}")));
+    }
     if spec.title.is_some() && !spec.discarded {
         return Err(err("Title may only be set for discarded pages.".into()));
     }

@@ -190,3 +190,26 @@ fn random_changes_on_random_layouts_are_undone_exactly() {
     }
     assert!(checked > 500, "{checked} changes undone");
 }
+
+#[test]
+fn tabs_firefox_will_not_reopen_are_named_not_brought_back_blank() {
+    let mut state = sample_state();
+    state.tabs[3].url = "file:///home/me/notes.txt".into();
+    state.tabs[3].title = "notes.txt".into();
+    state.tabs[4].url = "about:reader?url=https%3A%2F%2Fexample.org%2F".into();
+    state.tabs[4].title = "Reader: Example".into();
+    let f = Fixture::with(state);
+    f.tool("close_tabs", json!({ "tabIds": [3, 4, 5] }));
+    let answer = f.undo();
+    let reply = answer["reply"].as_str().unwrap();
+    assert!(reply.contains("reopened 1 tab"), "{reply}");
+    assert!(
+        reply.contains("notes.txt (file:///home/me/notes.txt)"),
+        "{reply}"
+    );
+    assert!(reply.contains("Reader: Example"), "{reply}");
+    assert_eq!(answer["report"]["notReopened"].as_array().unwrap().len(), 2);
+    let s = f.state();
+    assert!(s.tabs.iter().any(|t| t.url == "https://vimeo.com/1"));
+    assert_eq!(s.tabs.len(), 8 - 3 + 1, "no blank tab in their place");
+}

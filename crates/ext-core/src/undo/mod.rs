@@ -141,6 +141,11 @@ pub struct UndoReport {
     pub restored: usize,
     /// Tabs that no longer exist and so could not be put back.
     pub missing: usize,
+    /// Closed tabs Firefox does not let an add-on open (file:, view-source:,
+    /// reader view, settings pages), as "title (address)": named rather
+    /// than brought back blank.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_reopened: Vec<String>,
 }
 
 impl UndoJournal {
@@ -323,8 +328,18 @@ impl UndoJournal {
     ) -> ToolResult<()> {
         let windows = b.windows().await?;
         let open = |w: i64| windows.iter().any(|x| x.id == w);
-        let mut order: Vec<ClosedTab> = closed
+        let (reopening, refused): (Vec<&ClosedTab>, Vec<&ClosedTab>) = closed
             .iter()
+            .partition(|c| reopen_address(&c.url).is_some());
+        report.not_reopened.extend(refused.iter().map(|c| {
+            format!(
+                "{} ({})",
+                crate::text::clip(&c.title, 60),
+                crate::text::clip(&c.url, 100)
+            )
+        }));
+        let mut order: Vec<ClosedTab> = reopening
+            .into_iter()
             .map(|c| {
                 let mut c = c.clone();
                 c.placement.window_id = self.window(c.placement.window_id);
@@ -556,14 +571,25 @@ fn look_of(g: &Group) -> GroupChange {
     }
 }
 
-/// Firefox lets an extension open only some URLs; a closed new-tab page
-/// comes back as a new tab.
-fn reopenable(url: &str) -> Option<String> {
-    let allowed = url.starts_with("http://")
+/// The address a closed tab reopens at: `Some(None)` for a new-tab page
+/// (it comes back as a new tab), `None` for what Firefox does not let an
+/// add-on open.
+fn reopen_address(url: &str) -> Option<Option<String>> {
+    let web = url.starts_with("http://")
         || url.starts_with("https://")
         || url.starts_with("moz-extension://")
         || url == "about:blank";
-    allowed.then(|| url.to_string())
+    let new_tab =
+        url.is_empty() || ["about:newtab", "about:home", "about:privatebrowsing"].contains(&url);
+    match (web, new_tab) {
+        (true, _) => Some(Some(url.to_string())),
+        (false, true) => Some(None),
+        (false, false) => None,
+    }
+}
+
+fn reopenable(url: &str) -> Option<String> {
+    reopen_address(url).flatten()
 }
 
 async fn live_ids<B: Browser>(b: &B, ids: impl IntoIterator<Item = i64>) -> ToolResult<Vec<i64>> {
