@@ -193,3 +193,25 @@ fn the_log_survives_restarting_the_background() {
     let empty = env.ff.send(&json!({ "type": "log" })).unwrap();
     assert_eq!(empty["entries"].as_array().unwrap().len(), 0);
 }
+
+#[test]
+fn a_script_in_a_web_page_cannot_command_the_extension() {
+    let env = start();
+    let id = env.open(&["Some site"])[0];
+    // A script running in a web page (injected here by the test) asks the
+    // background for the tab list: it is refused.
+    let answer = tab_whisperer::harness::layouts::api(
+        &env.ff,
+        r#"const [result] = await browser.tabs.executeScript(args, {
+             code: `browser.runtime.sendMessage({ type: "tool", name: "list_tabs", args: {} })`,
+           });
+           return result;"#,
+        json!(id),
+    )
+    .expect("the page's script runs");
+    assert_eq!(answer["ok"], false, "{answer}");
+    assert_eq!(answer["error"]["code"], "REFUSED", "{answer}");
+    assert!(env.tabs().iter().any(|t| t["id"] == id));
+    // The extension's own page is still heard.
+    env.ok("list_tabs", json!({}));
+}

@@ -23,6 +23,7 @@ pub mod log;
 pub mod models;
 pub mod port;
 pub mod request;
+pub mod sender;
 pub mod settings;
 pub mod worker;
 

@@ -98,6 +98,16 @@ extern "C" {
     pub fn storage_set(items: &JsValue) -> Result<Promise, JsValue>;
 }
 
+/// `browser.runtime.id`: this extension's id.
+pub fn runtime_id() -> String {
+    let get = |target: &JsValue, key: &str| js_sys::Reflect::get(target, &key.into()).ok();
+    get(&js_sys::global(), "browser")
+        .and_then(|b| get(&b, "runtime"))
+        .and_then(|r| get(&r, "id"))
+        .and_then(|id| id.as_string())
+        .unwrap_or_default()
+}
+
 /// How long a browser call may take. A call that has not settled by then
 /// fails, so that nothing (a stalled page, a hung API) holds the
 /// background's lock: the user gets an error and the next command runs.

@@ -27,11 +27,19 @@ pub fn start() {
     let voice = voice::Voice::new(background.clone());
     let listener_voice = voice.clone();
     let on_message = Closure::<dyn Fn(JsValue, JsValue) -> Promise>::new(
-        move |message: JsValue, _sender: JsValue| {
+        move |message: JsValue, sender: JsValue| {
             let background = background.clone();
             let voice = listener_voice.clone();
+            let own = from_own_page(&sender);
             future_to_promise(async move {
-                let answer = route(&background, &voice, message).await;
+                let answer = if own {
+                    route(&background, &voice, message).await
+                } else {
+                    Failure::new(Error::refused(
+                        "Tab Whisperer takes messages only from its own pages.",
+                    ))
+                    .to_json()
+                };
                 Ok(bindings::to_js(&answer))
             })
         },
@@ -57,9 +65,28 @@ pub fn start() {
     bindings::add_command_listener(on_command.as_ref().unchecked_ref());
     on_command.forget();
 
-    let on_connect = Closure::<dyn Fn(JsValue)>::new(move |port: JsValue| voice.connect(port));
+    let on_connect = Closure::<dyn Fn(JsValue)>::new(move |port: JsValue| {
+        let sender = js_sys::Reflect::get(&port, &"sender".into()).unwrap_or(JsValue::NULL);
+        if from_own_page(&sender) {
+            voice.connect(port);
+        } else if let Ok(disconnect) = js_sys::Reflect::get(&port, &"disconnect".into()) {
+            if let Ok(disconnect) = disconnect.dyn_into::<js_sys::Function>() {
+                let _ = disconnect.call0(&port);
+            }
+        }
+    });
     bindings::add_connect_listener(on_connect.as_ref().unchecked_ref());
     on_connect.forget();
+}
+
+/// Whether a message or port comes from one of the extension's own pages.
+fn from_own_page(sender: &JsValue) -> bool {
+    let sender = bindings::to_json(sender).unwrap_or(Value::Null);
+    ext_protocol::sender::is_own_page(
+        &sender,
+        &bindings::runtime_id(),
+        &bindings::runtime_url("/"),
+    )
 }
 
 /// Reads a message and sends it where it is answered.
