@@ -334,6 +334,7 @@ impl Engine {
     pub fn load_owned(files: ModelFiles, projection: Projection) -> Result<Self> {
         let config: Config = serde_json::from_slice(&files.config)
             .map_err(|e| Error::model(format!("config.json is not a Whisper config: {e}")))?;
+        crate::whisper::validate(&config)?;
         let tokenizer = WhisperTokenizer::from_bytes(&files.tokenizer)?;
         if tokenizer.vocab_size() != config.vocab_size {
             return Err(Error::tokenizer(format!(

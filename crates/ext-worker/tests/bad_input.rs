@@ -482,3 +482,69 @@ fn listening_turns_microphone_blocks_into_heard_commands() {
     let kinds: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
     assert_eq!(kinds, ["listening", "command"], "{events:?}");
 }
+
+#[test]
+fn an_absurd_config_is_refused_before_anything_is_allocated() {
+    let base: Value = serde_json::from_slice(&files("tiny-random").config).unwrap();
+    for (field, value) in [
+        ("num_mel_bins", 1_000_000_000u64),
+        ("d_model", 6_000_000_000),
+        ("max_source_positions", 1_000_000_000),
+        ("decoder_layers", 100_000),
+        ("vocab_size", 4_000_000_000),
+    ] {
+        let mut config = base.clone();
+        config[field] = value.into();
+        if field == "d_model" {
+            // Still split into the heads, so only the size can refuse it.
+            config["encoder_attention_heads"] = 1.into();
+            config["decoder_attention_heads"] = 1.into();
+        }
+        let e = load_error(&ModelFiles {
+            config: serde_json::to_vec(&config).unwrap(),
+            ..files("tiny-random")
+        });
+        assert_eq!(e.code, ErrorCode::ModelInvalid, "{field}: {e}");
+        assert!(e.message.contains(field), "{field}: {e}");
+    }
+}
+
+/// A GGUF file with one more metadata entry, `general.alignment` = `value`
+/// (u32), spliced into the header of `gguf` (version 2 or 3, none before).
+fn with_alignment(gguf: &[u8], value: u32) -> Vec<u8> {
+    assert_eq!(&gguf[..4], b"GGUF");
+    let entries = u64::from_le_bytes(gguf[16..24].try_into().unwrap());
+    let mut out = gguf[..16].to_vec();
+    out.extend_from_slice(&(entries + 1).to_le_bytes());
+    let key = b"general.alignment";
+    out.extend_from_slice(&(key.len() as u64).to_le_bytes());
+    out.extend_from_slice(key);
+    out.extend_from_slice(&4u32.to_le_bytes());
+    out.extend_from_slice(&value.to_le_bytes());
+    out.extend_from_slice(&gguf[24..]);
+    out
+}
+
+#[test]
+fn a_gguf_alignment_of_zero_is_an_error_not_a_trap() {
+    let bytes = safetensors(&files("tiny-random.en")).to_vec();
+    let gguf = safetensors_to_gguf(&bytes, GgmlDType::Q8_0).unwrap();
+    assert_eq!(ext_worker::whisper::gguf_alignment(&gguf), None);
+    let zero = with_alignment(&gguf, 0);
+    assert_eq!(ext_worker::whisper::gguf_alignment(&zero), Some(0));
+    let e = load_error(&ModelFiles {
+        weights: WeightFile::Gguf(zero),
+        ..files("tiny-random.en")
+    });
+    assert_eq!(e.code, ErrorCode::ModelInvalid, "{e}");
+    assert!(e.message.contains("alignment"), "{e}");
+    // Truncated headers are read as "no alignment", leaving Candle to say
+    // what is wrong.
+    for cut in [3, 10, 30, 60] {
+        let e = load_error(&ModelFiles {
+            weights: WeightFile::Gguf(gguf[..cut].to_vec()),
+            ..files("tiny-random.en")
+        });
+        assert_eq!(e.code, ErrorCode::ModelInvalid, "{cut}: {e}");
+    }
+}

@@ -11,7 +11,7 @@ mod weights;
 pub use candle_transformers::models::whisper::Config;
 pub use decoder::DecoderState;
 pub use layers::{argmax, log_softmax};
-pub use weights::{Stored, Weights};
+pub use weights::{gguf_alignment, Stored, Weights};
 
 use crate::error::{Error, Result};
 use candle_core::quantized::{GgmlDType, QMatMul, QTensor};
@@ -104,7 +104,8 @@ impl Whisper {
     }
 }
 
-fn validate(config: &Config) -> Result<()> {
+/// Whether a config describes a Whisper this engine can build.
+pub fn validate(config: &Config) -> Result<()> {
     let heads_divide = |heads: usize| heads > 0 && config.d_model.is_multiple_of(heads);
     if config.d_model == 0
         || !heads_divide(config.encoder_attention_heads)
@@ -117,6 +118,36 @@ fn validate(config: &Config) -> Result<()> {
     }
     if config.num_mel_bins == 0 || config.max_source_positions == 0 {
         return Err(Error::model("config.json: no mel bins or audio positions"));
+    }
+    // Checked before anything is allocated from them: a hostile config
+    // must be an error, not an allocation that aborts the worker. The
+    // bounds are well above every Whisper (large-v3: 128 mel bins,
+    // d_model 1280, 32 layers, 20 heads, 51866 tokens).
+    let bounds = [
+        ("num_mel_bins", config.num_mel_bins, 256),
+        ("d_model", config.d_model, 4096),
+        ("encoder_layers", config.encoder_layers, 64),
+        ("decoder_layers", config.decoder_layers, 64),
+        (
+            "encoder_attention_heads",
+            config.encoder_attention_heads,
+            64,
+        ),
+        (
+            "decoder_attention_heads",
+            config.decoder_attention_heads,
+            64,
+        ),
+        ("max_source_positions", config.max_source_positions, 1500),
+        ("max_target_positions", config.max_target_positions, 4096),
+        ("vocab_size", config.vocab_size, 200_000),
+    ];
+    for (name, value, most) in bounds {
+        if value > most {
+            return Err(Error::model(format!(
+                "config.json: {name} {value} is beyond any Whisper model (at most {most})"
+            )));
+        }
     }
     Ok(())
 }
