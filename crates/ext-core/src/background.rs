@@ -10,6 +10,7 @@ use crate::interpret::{self, Plan, Special};
 use crate::log::{compacted, prune, LogEntry, LoggedCall};
 use crate::settings::Settings;
 use crate::storage::Storage;
+use crate::stored;
 use crate::tab_state::State;
 use crate::text::clip;
 use crate::tools;
@@ -58,6 +59,14 @@ pub struct Background<B, S> {
     /// Held while what is stored is read: a request arriving meanwhile
     /// waits for it rather than seeing (and saving) the defaults.
     loading: Mutex<()>,
+    /// The settings as stored, fields of a newer version included, so a
+    /// save keeps them.
+    settings_stored: RefCell<Value>,
+    /// Stored keys that could not be read nor kept aside: never written,
+    /// so that what they hold is not lost.
+    frozen: RefCell<Vec<&'static str>>,
+    /// What the user should be told about stored data.
+    notices: RefCell<Vec<String>>,
 }
 
 impl<B: Browser, S: Storage> Background<B, S> {
@@ -73,6 +82,9 @@ impl<B: Browser, S: Storage> Background<B, S> {
             seq: Cell::new(0),
             busy: Mutex::new(()),
             loading: Mutex::new(()),
+            settings_stored: RefCell::new(Value::Null),
+            frozen: RefCell::default(),
+            notices: RefCell::default(),
         }
     }
 
@@ -126,9 +138,15 @@ impl<B: Browser, S: Storage> Background<B, S> {
                 let entries = self.log.borrow().iter().rev().take(limit).cloned().collect();
                 to_json(&LogAnswer { ok: true, entries })
             }
-            Request::Settings => to_json(&SettingsAnswer::of(&self.settings.borrow())),
+            Request::Settings => to_json(&SettingsAnswer {
+                notices: self.notices.borrow().clone(),
+                ..SettingsAnswer::of(&self.settings.borrow())
+            }),
             Request::SetSettings { settings: patch } => match self.set_settings(&patch).await {
-                Ok(settings) => to_json(&SettingsAnswer::of(&settings)),
+                Ok(settings) => to_json(&SettingsAnswer {
+                    notices: self.notices.borrow().clone(),
+                    ..SettingsAnswer::of(&settings)
+                }),
                 Err(e) => Failure::new(e).to_json(),
             },
             Request::ClearLog => {
@@ -155,12 +173,20 @@ impl<B: Browser, S: Storage> Background<B, S> {
     async fn set_settings(&self, patch: &Value) -> ToolResult<Settings> {
         let _guard = self.busy.lock().await;
         let settings = self.settings.borrow().merged(patch)?;
+        if self.frozen.borrow().contains(&SETTINGS_KEY) {
+            return Err(ToolError::failed(
+                "Your saved settings could not be read nor kept aside, so they are not overwritten; \
+                 check that Firefox can write its profile, then restart the extension.",
+            ));
+        }
         let value = serde_json::to_value(&settings).unwrap_or(Value::Null);
+        let value = stored::with_unknown(&self.settings_stored.borrow(), &value);
         self.storage
             .save(SETTINGS_KEY, &value)
             .await
             .map_err(|e| ToolError::failed(format!("Could not save the settings: {e}")))?;
         *self.settings.borrow_mut() = settings.clone();
+        *self.settings_stored.borrow_mut() = value;
         Ok(settings)
     }
 
@@ -438,16 +464,31 @@ impl<B: Browser, S: Storage> Background<B, S> {
     }
 
     async fn undo_locked(&self, id: Option<&str>) -> CommandAnswer {
-        let mut journal = self.journal.take();
-        let outcome = match journal.take(id) {
-            Ok(entry) => journal
-                .revert(&self.browser, &entry)
-                .await
-                .map(|report| (entry, report)),
+        let before = self.journal.borrow().clone();
+        let taken = self.journal.borrow_mut().take(id);
+        // The entry leaves the stored journal before it is applied: if the
+        // save fails nothing is undone, and an undo that was applied is
+        // never offered again after a restart.
+        let outcome = match taken {
+            Ok(entry) => match self.save_journal().await {
+                Ok(()) => {
+                    let mut journal = self.journal.take();
+                    let reverted = journal.revert(&self.browser, &entry).await;
+                    self.journal.replace(journal);
+                    // Ids of reopened tabs, and what could not be reverted.
+                    let _ = self.save_journal().await;
+                    reverted.map(|report| (entry, report))
+                }
+                Err(e) => {
+                    self.journal.replace(before);
+                    Err(ToolError::failed(format!(
+                        "{} Nothing was undone.",
+                        e.message
+                    )))
+                }
+            },
             Err(e) => Err(e),
         };
-        self.journal.replace(journal);
-        self.save_journal().await;
         let (answer, reply, error) = match outcome {
             Ok((entry, report)) => {
                 let mut reply = format!("Undid {}", entry.label);
@@ -517,7 +558,9 @@ impl<B: Browser, S: Storage> Background<B, S> {
             label: label.to_string(),
             steps,
         });
-        self.save_journal().await;
+        // A failed save leaves a notice; the change can still be undone
+        // until the extension restarts.
+        let _ = self.save_journal().await;
         Some(id)
     }
 
@@ -526,34 +569,39 @@ impl<B: Browser, S: Storage> Background<B, S> {
         if self.loaded.get() {
             return Ok(());
         }
-        // Unreadable stored data (an older format, a corrupt write) starts
-        // afresh rather than stopping the extension. Storage that cannot be
-        // read at all is tried again on the next request.
+        // Unreadable stored data (a corrupt write, a format this version
+        // does not know) is kept aside raw and the user is told; the
+        // extension goes on with defaults. Storage that cannot be read at
+        // all is tried again on the next request.
         let mut read = true;
         match self.storage.load(LOG_KEY).await {
-            Ok(Some(v)) => {
-                if let Ok(entries) = serde_json::from_value::<Vec<LogEntry>>(v) {
-                    *self.log.borrow_mut() = entries;
-                }
-            }
+            Ok(Some(v)) => match serde_json::from_value::<Vec<LogEntry>>(v.clone()) {
+                Ok(entries) => *self.log.borrow_mut() = entries,
+                Err(e) => self.keep_unreadable(LOG_KEY, "action log", v, e).await,
+            },
             Ok(None) => {}
             Err(_) => read = false,
         }
         match self.storage.load(SETTINGS_KEY).await {
             Ok(Some(v)) => {
-                if let Ok(settings) = serde_json::from_value::<Settings>(v) {
-                    *self.settings.borrow_mut() = settings;
+                // A newer version's fields are read around, and kept.
+                let shape = serde_json::to_value(Settings::default()).unwrap_or_default();
+                match serde_json::from_value::<Settings>(stored::known_only(&v, &shape)) {
+                    Ok(settings) => {
+                        *self.settings.borrow_mut() = settings;
+                        *self.settings_stored.borrow_mut() = v;
+                    }
+                    Err(e) => self.keep_unreadable(SETTINGS_KEY, "settings", v, e).await,
                 }
             }
             Ok(None) => {}
             Err(_) => read = false,
         }
         match self.storage.load(UNDO_KEY).await {
-            Ok(Some(v)) => {
-                if let Ok(journal) = serde_json::from_value::<UndoJournal>(v) {
-                    *self.journal.borrow_mut() = journal;
-                }
-            }
+            Ok(Some(v)) => match serde_json::from_value::<UndoJournal>(v.clone()) {
+                Ok(journal) => *self.journal.borrow_mut() = journal,
+                Err(e) => self.keep_unreadable(UNDO_KEY, "undo history", v, e).await,
+            },
             Ok(None) => {}
             Err(_) => read = false,
         }
@@ -586,12 +634,71 @@ impl<B: Browser, S: Storage> Background<B, S> {
 
     async fn save_log(&self) {
         let value = serde_json::to_value(&*self.log.borrow()).unwrap_or(Value::Null);
-        let _ = self.storage.save(LOG_KEY, &value).await;
+        let _ = self.save(LOG_KEY, "action log", &value).await;
     }
 
-    async fn save_journal(&self) {
+    async fn save_journal(&self) -> ToolResult<()> {
         let value = serde_json::to_value(&*self.journal.borrow()).unwrap_or(Value::Null);
-        let _ = self.storage.save(UNDO_KEY, &value).await;
+        self.save(UNDO_KEY, "undo history", &value).await
+    }
+
+    /// Saves `value` under `key`; a failure is kept as a notice for the
+    /// user and answered. A frozen key is never written.
+    async fn save(&self, key: &'static str, what: &str, value: &Value) -> ToolResult<()> {
+        if self.frozen.borrow().contains(&key) {
+            return Err(ToolError::failed(format!(
+                "The saved {what} could not be read nor kept aside, so it is not overwritten."
+            )));
+        }
+        match self.storage.save(key, value).await {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                let message = format!("Could not save the {what}: {e}");
+                self.notice(&message);
+                Err(ToolError::failed(message))
+            }
+        }
+    }
+
+    fn notice(&self, message: &str) {
+        let mut notices = self.notices.borrow_mut();
+        if !notices.iter().any(|n| n == message) {
+            notices.push(clip(message, 300));
+        }
+        // The latest few are enough to act on.
+        let excess = notices.len().saturating_sub(5);
+        notices.drain(..excess);
+    }
+
+    /// Keeps stored data this version cannot read under its own key (the
+    /// first copy is never overwritten) and tells the user; if it cannot
+    /// be kept aside, the original key is frozen instead.
+    async fn keep_unreadable(
+        &self,
+        key: &'static str,
+        what: &str,
+        raw: Value,
+        error: serde_json::Error,
+    ) {
+        let backup = stored::backup_key(key);
+        let kept = match self.storage.load(&backup).await {
+            Ok(Some(_)) => true,
+            Ok(None) => self.storage.save(&backup, &raw).await.is_ok(),
+            Err(_) => false,
+        };
+        if kept {
+            self.notice(&format!(
+                "Your saved {what} could not be read ({}); it is kept as '{backup}' in the \
+                 extension's storage, and a fresh one is used.",
+                clip(&error.to_string(), 120)
+            ));
+        } else {
+            self.frozen.borrow_mut().push(key);
+            self.notice(&format!(
+                "Your saved {what} could not be read, nor kept aside; it is left as it is \
+                 and nothing new is saved over it."
+            ));
+        }
     }
 }
 

@@ -13,6 +13,7 @@ pub mod log;
 pub mod memory;
 pub mod settings;
 pub mod storage;
+pub mod stored;
 pub mod tab_state;
 pub mod text;
 pub mod tools;

@@ -144,6 +144,10 @@ pub struct SettingsAnswer {
     pub ok: bool,
     pub settings: Settings,
     pub has_key: bool,
+    /// What the user should know about stored data: something could not be
+    /// read (and was kept aside) or saved.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notices: Vec<String>,
 }
 
 impl SettingsAnswer {
@@ -154,6 +158,7 @@ impl SettingsAnswer {
             ok: true,
             settings: shown,
             has_key: !settings.llm.api_key.trim().is_empty(),
+            notices: Vec::new(),
         }
     }
 }

@@ -61,6 +61,14 @@ fn setting_fields() -> Vec<Element> {
 fn fill_settings(answer: &Value) {
     fill_fields(&answer["settings"], None);
     show_key_state(answer);
+    // Stored data that could not be read or saved: the user is told here.
+    let notices: Vec<&str> = answer["notices"]
+        .as_array()
+        .map(|n| n.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    if !notices.is_empty() {
+        settings_status(&notices.join(" "), true);
+    }
 }
 
 /// The saved API key is never sent to pages: its field stays empty and
