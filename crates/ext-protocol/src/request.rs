@@ -102,6 +102,30 @@ pub struct VoiceSource {
 }
 
 impl VoiceSource {
+    /// A sound file is only taken from the add-on itself (`extension_origin`,
+    /// `moz-extension://<uuid>/`) or a server on this computer: the hook
+    /// that tests, the demo and the bench use never fetches other sites.
+    pub fn check_audio_url(&self, extension_origin: &str) -> Result<(), crate::Error> {
+        let Some(url) = self.audio_url.as_deref().filter(|u| !u.is_empty()) else {
+            return Ok(());
+        };
+        let origin = extension_origin.trim_end_matches('/');
+        let packaged = !origin.is_empty()
+            && url
+                .strip_prefix(origin)
+                .is_some_and(|rest| rest.starts_with('/'));
+        let local = (url.starts_with("http://") || url.starts_with("https://"))
+            && crate::settings::is_loopback(url);
+        if packaged || local {
+            Ok(())
+        } else {
+            Err(crate::Error::refused(format!(
+                "audio_url must be a file in the add-on or on this computer (localhost), not '{}'.",
+                clip(url, 80)
+            )))
+        }
+    }
+
     /// This source with `fallback`'s fields where it has none.
     pub fn or(&self, fallback: &VoiceSource) -> VoiceSource {
         VoiceSource {
@@ -290,5 +314,42 @@ mod tests {
             assert_eq!(e.code.as_str(), code, "{message}");
             assert!(e.message.contains(says), "{message}: {}", e.message);
         }
+    }
+}
+
+#[cfg(test)]
+mod audio_url_tests {
+    use super::VoiceSource;
+
+    #[test]
+    fn sound_files_come_only_from_the_add_on_or_this_computer() {
+        let origin = "moz-extension://6f1d2a3b/";
+        let source = |url: &str| VoiceSource {
+            audio_url: Some(url.into()),
+            ..Default::default()
+        };
+        for ok in [
+            "moz-extension://6f1d2a3b/demo/close.wav",
+            "http://127.0.0.1:8080/command.wav",
+            "http://localhost/x.wav",
+        ] {
+            assert!(source(ok).check_audio_url(origin).is_ok(), "{ok}");
+        }
+        for bad in [
+            "https://evil.example/x.wav",
+            "http://127.0.0.1.evil.example/x.wav",
+            "moz-extension://other-uuid/x.wav",
+            "moz-extension://6f1d2a3b.evil/x.wav",
+            "file:///etc/passwd",
+            "data:audio/wav;base64,AAAA",
+            "demo/close.wav",
+        ] {
+            let e = source(bad).check_audio_url(origin).unwrap_err();
+            assert!(e.message.contains("audio_url"), "{bad}: {}", e.message);
+        }
+        assert!(
+            VoiceSource::default().check_audio_url(origin).is_ok(),
+            "the microphone"
+        );
     }
 }

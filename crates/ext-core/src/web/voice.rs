@@ -86,6 +86,15 @@ impl Voice {
     /// A voice or model request (`message` is the raw message: model files
     /// arrive as bytes beside the JSON).
     pub async fn handle(self: &Rc<Self>, request: Request, message: JsValue) -> Value {
+        if let Request::VoiceStart(source)
+        | Request::VoiceSource(source)
+        | Request::VoiceTrigger(source)
+        | Request::VoiceToggle(source) = &request
+        {
+            if let Err(e) = source.check_audio_url(&super::bindings::runtime_url("/")) {
+                return Failure::new(e).to_json();
+            }
+        }
         match request {
             Request::VoiceStart(source) => self.start(&source).await,
             Request::VoiceSource(source) => {
