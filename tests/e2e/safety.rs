@@ -215,3 +215,37 @@ fn a_script_in_a_web_page_cannot_command_the_extension() {
     // The extension's own page is still heard.
     env.ok("list_tabs", json!({}));
 }
+
+#[test]
+fn a_panic_in_the_background_restarts_it_and_the_next_command_runs() {
+    let env = start();
+    let saved = env
+        .ff
+        .send(&json!({ "type": "set_settings", "settings": { "confirmThreshold": 17 } }))
+        .unwrap();
+    assert_eq!(saved["ok"], true, "{saved}");
+    let ids = env.open(&["Before the panic"]);
+    // A panic while the background holds its lock: the answer is lost
+    // (the page goes), but the page comes back with what was saved.
+    let _ = env.ff.send(&json!({ "type": "debug_panic" }));
+    let tabs =
+        tab_whisperer::harness::wait_for_retrying(LOAD, "the background to answer again", || {
+            let answer = env.ff.tool("list_tabs", json!({}))?;
+            Ok((answer["ok"] == true).then_some(answer))
+        })
+        .unwrap();
+    assert!(tabs.to_string().contains("Before the panic"), "{tabs}");
+    let settings = env.ff.send(&json!({ "type": "settings" })).unwrap();
+    assert_eq!(settings["settings"]["confirmThreshold"], 17, "{settings}");
+    // Changing work runs (the lock is free) and can be undone.
+    env.ok("close_tabs", json!({ "tabIds": ids }));
+    env.undo();
+    let back = env.tabs();
+    assert!(
+        back.iter().any(|t| t["url"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("before-the-panic")),
+        "{back:?}"
+    );
+}

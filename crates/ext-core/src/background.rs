@@ -88,6 +88,15 @@ impl<B: Browser, S: Storage> Background<B, S> {
         }
     }
 
+    /// Panics while holding the lock that changing work takes, as a bug
+    /// would (`debug_panic`, development installs only): the web binding's
+    /// panic hook must restart the page.
+    #[doc(hidden)]
+    pub async fn panic_holding_the_lock(&self) {
+        let _guard = self.busy.lock().await;
+        panic!("debug_panic: a panic while the background holds its lock");
+    }
+
     /// The browser and the storage back, as a restart would leave them.
     pub fn into_parts(self) -> (B, S) {
         (self.browser, self.storage)
@@ -702,6 +711,13 @@ impl<B: Browser, S: Storage> Background<B, S> {
     }
 }
 
+/// Whether the background page may restart itself after a panic, given
+/// when it last did (ms since the epoch): not within a minute, so that a
+/// panic while starting cannot make it reload over and over.
+pub fn restart_due(last_restart: Option<f64>, now: f64) -> bool {
+    last_restart.is_none_or(|t| now < t || now - t >= 60_000.0)
+}
+
 /// A short sentence about what a tool did, for the log and notifications.
 pub fn describe(tool: &str, result: &Value) -> String {
     let n = |key: &str| result.get(key).and_then(Value::as_u64).unwrap_or(0);
@@ -797,5 +813,21 @@ fn summarize(tool: &str, result: &Value) -> Option<String> {
             })
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod restart_tests {
+    use super::restart_due;
+
+    #[test]
+    fn a_restart_after_a_panic_is_not_repeated_within_a_minute() {
+        assert!(restart_due(None, 1_000_000.0));
+        assert!(!restart_due(Some(1_000_000.0), 1_030_000.0));
+        assert!(restart_due(Some(1_000_000.0), 1_060_000.0));
+        assert!(
+            restart_due(Some(2_000_000.0), 1_000_000.0),
+            "a clock set back"
+        );
     }
 }

@@ -80,6 +80,10 @@ pub enum Request {
         #[serde(default)]
         quantize: bool,
     },
+    /// Development only (a temporarily installed add-on, as the tests
+    /// install it): panics in the background page while it holds its lock,
+    /// to show that it recovers. Refused in a normal install.
+    DebugPanic,
     ModelRemove {
         model: String,
     },
@@ -161,6 +165,7 @@ impl Request {
         "model_import",
         "model_remove",
         "model_list",
+        "debug_panic",
     ];
 
     /// Reads a message, saying clearly what is wrong with a bad one.
@@ -212,6 +217,7 @@ impl Request {
             Request::ModelImport { .. } => "model_import",
             Request::ModelRemove { .. } => "model_remove",
             Request::ModelList => "model_list",
+            Request::DebugPanic => "debug_panic",
         }
     }
 

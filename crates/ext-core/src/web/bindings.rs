@@ -25,6 +25,9 @@ extern "C" {
     #[wasm_bindgen(catch, js_namespace = ["browser", "browserAction"], js_name = setBadgeTextColor)]
     pub fn set_badge_text_color(details: &JsValue) -> Result<Promise, JsValue>;
 
+    #[wasm_bindgen(catch, js_namespace = ["browser", "management"], js_name = getSelf)]
+    pub fn management_get_self() -> Result<Promise, JsValue>;
+
     #[wasm_bindgen(js_namespace = ["browser", "commands", "onCommand"], js_name = addListener)]
     pub fn add_command_listener(f: &Function);
     #[wasm_bindgen(catch, js_namespace = ["browser", "notifications"], js_name = create)]

@@ -23,6 +23,7 @@ use wasm_bindgen_futures::future_to_promise;
 
 #[wasm_bindgen(start)]
 pub fn start() {
+    std::panic::set_hook(Box::new(restart_after_panic));
     let background = Rc::new(Background::new(FirefoxBrowser, LocalStorage));
     let voice = voice::Voice::new(background.clone());
     let listener_voice = voice.clone();
@@ -107,6 +108,15 @@ async fn route(
     };
     match request {
         request if request.is_voice() => voice.handle(request, message).await,
+        Request::DebugPanic => {
+            if installed_for_development().await {
+                background.panic_holding_the_lock().await;
+            }
+            Failure::new(Error::refused(
+                "debug_panic is only for a temporarily installed (development) add-on.",
+            ))
+            .to_json()
+        }
         Request::LlmTest { llm } => llm::test_message(background, llm.as_ref()).await,
         request => {
             let changes_settings = matches!(request, Request::SetSettings { .. });
@@ -118,6 +128,44 @@ async fn route(
             }
             answer
         }
+    }
+}
+
+/// Whether the add-on was installed temporarily (about:debugging, web-ext,
+/// the test harness), not by a user from an .xpi.
+async fn installed_for_development() -> bool {
+    let me: Value = bindings::call(bindings::management_get_self())
+        .await
+        .unwrap_or_default();
+    me["installType"] == "development"
+}
+
+/// Where the time of the last restart after a panic is kept (the page's
+/// session storage outlives a reload).
+const RESTARTED_AT: &str = "tw-restarted-after-panic-at";
+
+/// A panic leaves this wasm instance mid-operation (the busy lock held, a
+/// cell borrowed): nothing after it can be trusted, and release builds
+/// abort. Say what happened, and reload the background page: settings,
+/// log and undo history are in storage, and the next message is answered
+/// by a fresh instance. Not twice within a minute, so a panic while
+/// starting cannot loop.
+fn restart_after_panic(info: &std::panic::PanicHookInfo) {
+    web_sys::console::error_1(&format!("Tab Whisperer: {info}").into());
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let now = js_sys::Date::now();
+    let session = window.session_storage().ok().flatten();
+    let last = session
+        .as_ref()
+        .and_then(|s| s.get_item(RESTARTED_AT).ok().flatten())
+        .and_then(|t| t.parse::<f64>().ok());
+    if crate::background::restart_due(last, now) {
+        if let Some(s) = &session {
+            let _ = s.set_item(RESTARTED_AT, &now.to_string());
+        }
+        let _ = window.location().reload();
     }
 }
 
