@@ -180,17 +180,37 @@ impl CutServer {
                             break;
                         }
                     }
+                    // /huge/…: announces 3 GB, sends a little and stops.
+                    // /gzip/…: the whole file, gzip-encoded (its
+                    // Content-Length is the compressed size). Else: the
+                    // file's length announced, half of it sent.
+                    let (mode, file_path) = if let Some(rest) = path.strip_prefix("/huge") {
+                        ("huge", rest.to_string())
+                    } else if let Some(rest) = path.strip_prefix("/gzip") {
+                        ("gzip", rest.to_string())
+                    } else {
+                        ("cut", path.clone())
+                    };
                     let bytes = files
                         .iter()
-                        .find(|(p, _)| *p == path)
+                        .find(|(p, _)| *p == file_path)
                         .map(|(_, b)| b.clone())
                         .unwrap_or_default();
+                    let (length, encoding, body) = match mode {
+                        "huge" => (3_000_000_000usize, "", bytes[..bytes.len().min(1000)].to_vec()),
+                        "gzip" => {
+                            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+                            let _ = gz.write_all(&bytes);
+                            let body = gz.finish().unwrap_or_default();
+                            (body.len(), "Content-Encoding: gzip\r\n", body)
+                        }
+                        _ => (bytes.len(), "", bytes[..bytes.len() / 2].to_vec()),
+                    };
                     let head = format!(
-                        "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-                        bytes.len()
+                        "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nAccess-Control-Allow-Origin: *\r\n{encoding}Content-Length: {length}\r\nConnection: close\r\n\r\n"
                     );
                     let _ = stream.write_all(head.as_bytes());
-                    let _ = stream.write_all(&bytes[..bytes.len() / 2]);
+                    let _ = stream.write_all(&body);
                     let _ = stream.flush();
                     let _ = stream.shutdown(std::net::Shutdown::Both);
                 }

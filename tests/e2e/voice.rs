@@ -233,6 +233,34 @@ fn a_model_downloads_with_progress_survives_a_restart_and_bad_downloads_are_refu
     assert!(message.contains("config.json"), "{message}");
     assert_eq!(installed(&env), json!([]));
 
+    // A server announcing 3 GB is refused at once, before any of it is
+    // kept in memory; a plain-http address elsewhere is refused too.
+    let answer = send(
+        &env,
+        json!({ "type": "model_install", "model": MODEL, "url": env.pages.cut_url("/huge/good/") }),
+    );
+    assert_eq!(answer["error"]["code"], "DOWNLOAD_FAILED", "{answer}");
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("larger than any"),
+        "{answer}"
+    );
+    let answer = send(
+        &env,
+        json!({ "type": "model_install", "model": MODEL, "url": "http://192.0.2.9/whisper/" }),
+    );
+    assert_eq!(answer["error"]["code"], "DOWNLOAD_FAILED", "{answer}");
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("https://"),
+        "{answer}"
+    );
+    assert_eq!(installed(&env), json!([]));
+
     // A page listening on a port sees the progress as it happens.
     capture_events(&env);
     let answer = install(&env, "/good/");
@@ -260,6 +288,32 @@ fn a_model_downloads_with_progress_survives_a_restart_and_bad_downloads_are_refu
     assert!(weights.len() >= 3, "progress along the way: {weights:?}");
     assert!(weights.windows(2).all(|w| w[0].0 < w[1].0), "{weights:?}");
     assert_eq!(weights.last(), Some(&(size, size)));
+
+    // A reinstall (an import of the same name) that fails to load leaves
+    // the working model in place, in memory and in the cache.
+    let answer = tab_whisperer::harness::layouts::api(
+        &env.ff,
+        r#"const get = async (name) => (await fetch(args[0] + name)).arrayBuffer();
+           return await browser.runtime.sendMessage({
+             type: "model_import", model: args[1],
+             config: await get("config.json"), tokenizer: await get("tokenizer.json"),
+             weights: await get("model.safetensors") });"#,
+        json!([env.pages.url("/corrupt/"), MODEL]),
+    )
+    .unwrap();
+    assert_eq!(answer["error"]["code"], "MODEL_INVALID", "{answer}");
+    assert_eq!(installed(&env), json!([MODEL]));
+
+    // Served gzip-encoded (Content-Length the compressed size), a model is
+    // not mistaken for an interrupted download.
+    let answer = send(&env, json!({ "type": "model_remove", "model": MODEL }));
+    assert_eq!(answer["installed"], json!([]), "{answer}");
+    let answer = send(
+        &env,
+        json!({ "type": "model_install", "model": MODEL, "url": env.pages.cut_url("/gzip/good/"), "quantize": false }),
+    );
+    assert_eq!(answer["ok"], true, "{answer}");
+    assert_eq!(answer["source"], "download", "{answer}");
 
     // A restarted background finds it kept: no server needed.
     env.ff.reload_extension().unwrap();

@@ -42,6 +42,67 @@ pub fn cache_key(id: &str, file: &str) -> String {
     format!("{KEY_ORIGIN}{id}/{file}")
 }
 
+/// Where a new download or import of a model is kept until it has loaded:
+/// never listed as installed, and a failed reinstall leaves the working
+/// model alone.
+const STAGING_ORIGIN: &str = "https://staging.models.tab-whisperer.invalid/";
+
+pub fn staging_key(id: &str, file: &str) -> String {
+    format!("{STAGING_ORIGIN}{id}/{file}")
+}
+
+/// Every file name a model may be kept under.
+pub const FILES: [&str; 4] = [CONFIG, TOKENIZER, SAFETENSORS, GGUF];
+
+/// The largest model file accepted (Whisper small in f32 is 967 MB; wasm32
+/// memory could not hold much more beside the model being built).
+pub const MAX_FILE_BYTES: u64 = 1_200_000_000;
+
+/// Models are downloaded over https, or from this computer.
+pub fn check_source(url: &str) -> Result<()> {
+    let local = (url.starts_with("http://") || url.starts_with("https://"))
+        && ext_protocol::settings::is_loopback(url);
+    if url.starts_with("https://") || local {
+        Ok(())
+    } else {
+        Err(Error::new(
+            ErrorCode::DownloadFailed,
+            format!(
+                "{url}: models are downloaded only over https:// (or from this computer), \
+                 so that nobody on the way can change them"
+            ),
+        ))
+    }
+}
+
+/// How many bytes a download should bring, from its headers; an error if
+/// it announces more than any model file. With a `Content-Encoding` the
+/// body arrives decoded and its length is not the header's: unknown.
+pub fn expected_length(
+    file: &str,
+    content_length: Option<u64>,
+    content_encoding: Option<&str>,
+) -> Result<Option<u64>> {
+    let encoded = content_encoding
+        .map(str::trim)
+        .is_some_and(|e| !e.is_empty() && !e.eq_ignore_ascii_case("identity"));
+    match content_length {
+        Some(n) if n > MAX_FILE_BYTES => Err(too_large(file, n)),
+        Some(_) if encoded => Ok(None),
+        other => Ok(other),
+    }
+}
+
+pub fn too_large(file: &str, bytes: u64) -> Error {
+    Error::new(
+        ErrorCode::DownloadFailed,
+        format!(
+            "{file} is {bytes} bytes or more, larger than any speech model file \
+             ({MAX_FILE_BYTES} at most): refused"
+        ),
+    )
+}
+
 /// The model id and file a cache key names.
 pub fn parse_key(url: &str) -> Option<(String, String)> {
     let rest = url.strip_prefix(KEY_ORIGIN)?;
@@ -208,6 +269,42 @@ mod tests {
             parse_key(&cache_key("base", SAFETENSORS)),
             Some(("base".into(), SAFETENSORS.into()))
         );
+    }
+
+    #[test]
+    fn staged_files_are_never_installed() {
+        let keys: Vec<String> = FILES.iter().map(|f| staging_key("tiny.en", f)).collect();
+        assert!(installed(&keys).is_empty());
+        assert!(parse_key(&staging_key("tiny.en", CONFIG)).is_none());
+    }
+
+    #[test]
+    fn models_come_over_https_or_from_this_computer_and_within_a_size() {
+        assert!(check_source("https://huggingface.co/openai/whisper-tiny.en/resolve/main").is_ok());
+        assert!(check_source("http://127.0.0.1:8000/m").is_ok());
+        assert!(check_source("http://localhost:8000/m").is_ok());
+        for bad in [
+            "http://huggingface.co/x",
+            "ftp://x/y",
+            "file:///tmp/m",
+            "http://127.0.0.1.evil.com/m",
+        ] {
+            let e = check_source(bad).unwrap_err();
+            assert_eq!(e.code, ErrorCode::DownloadFailed, "{bad}");
+        }
+        assert_eq!(expected_length(CONFIG, Some(900), None).unwrap(), Some(900));
+        assert_eq!(
+            expected_length(CONFIG, Some(900), Some("identity")).unwrap(),
+            Some(900)
+        );
+        // Gzip: the body arrives decoded, longer than the header says.
+        assert_eq!(
+            expected_length(CONFIG, Some(900), Some("gzip")).unwrap(),
+            None
+        );
+        let e = expected_length(SAFETENSORS, Some(3_000_000_000), None).unwrap_err();
+        assert!(e.message.contains("larger than any"), "{e}");
+        assert!(expected_length(SAFETENSORS, Some(3_000_000_000), Some("gzip")).is_err());
     }
 
     #[test]

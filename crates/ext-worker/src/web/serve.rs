@@ -357,6 +357,7 @@ async fn download(req: &LoadModel) -> Result<ModelFiles> {
                 format!("{} is not installed and has no download address", req.model),
             )
         })?;
+    models::check_source(&base)?;
     let get = |file: &'static str| {
         let url = models::file_url(&base, file);
         let id = req.model.clone();
@@ -392,23 +393,29 @@ async fn install(
             }));
             files.weights = WeightFile::Gguf(safetensors_to_gguf(bytes, GgmlDType::Q8_0)?);
         }
-        store::remove(id).await?;
-        store::keep(id, models::CONFIG, &mut files.config).await?;
-        store::keep(id, models::TOKENIZER, &mut files.tokenizer).await?;
+        // Aside first: the model installed now stays until this one loads.
+        store::unstage(id).await?;
+        store::stage(id, models::CONFIG, &mut files.config).await?;
+        store::stage(id, models::TOKENIZER, &mut files.tokenizer).await?;
         let name = models::weight_name(&files.weights);
         let (WeightFile::Gguf(w) | WeightFile::Safetensors(w)) = &mut files.weights;
-        store::keep(id, name, w).await?;
+        store::stage(id, name, w).await?;
     }
     let answer = pipeline.borrow_mut().load(files, fast);
     match answer {
-        FromWorker::Status(status) => Ok(FromWorker::Status(Status {
-            model_id: Some(id.into()),
-            source: Some(source.name().into()),
-            ..status
-        })),
+        FromWorker::Status(status) => {
+            if new {
+                store::promote(id).await?;
+            }
+            Ok(FromWorker::Status(Status {
+                model_id: Some(id.into()),
+                source: Some(source.name().into()),
+                ..status
+            }))
+        }
         error => {
             if new {
-                store::remove(id).await?;
+                store::unstage(id).await?;
             }
             Ok(error)
         }

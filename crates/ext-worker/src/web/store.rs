@@ -56,12 +56,54 @@ pub async fn cached(id: &str, file: &str) -> Result<Option<Vec<u8>>> {
     bytes(&found.unchecked_into()).await.map(Some)
 }
 
-pub async fn keep(id: &str, file: &str, data: &mut [u8]) -> Result<()> {
+/// Keeps a new model's file aside (see [`models::staging_key`]) until it loads.
+pub async fn stage(id: &str, file: &str, data: &mut [u8]) -> Result<()> {
     let cache = open_cache().await?;
     let response = Response::new_with_opt_u8_array(Some(data)).map_err(storage)?;
-    JsFuture::from(cache.put_with_str(&models::cache_key(id, file), &response))
+    JsFuture::from(cache.put_with_str(&models::staging_key(id, file), &response))
         .await
         .map_err(storage)?;
+    Ok(())
+}
+
+/// Makes a staged model the installed one: its files replace the old
+/// model's, then old files the new one lacks go.
+pub async fn promote(id: &str) -> Result<()> {
+    let cache = open_cache().await?;
+    let mut moved = Vec::new();
+    for file in models::FILES {
+        let staged = models::staging_key(id, file);
+        let found = JsFuture::from(cache.match_with_str(&staged))
+            .await
+            .map_err(storage)?;
+        if found.is_undefined() || found.is_null() {
+            continue;
+        }
+        let response: Response = found.unchecked_into();
+        JsFuture::from(cache.put_with_str(&models::cache_key(id, file), &response))
+            .await
+            .map_err(storage)?;
+        JsFuture::from(cache.delete_with_str(&staged))
+            .await
+            .map_err(storage)?;
+        moved.push(file);
+    }
+    for file in models::FILES.iter().filter(|f| !moved.contains(f)) {
+        JsFuture::from(cache.delete_with_str(&models::cache_key(id, file)))
+            .await
+            .map_err(storage)?;
+    }
+    Ok(())
+}
+
+/// Drops a staged model that did not load.
+pub async fn unstage(id: &str) -> Result<()> {
+    let cache = open_cache().await?;
+    for file in models::FILES {
+        JsFuture::from(cache.delete_with_str(&models::staging_key(id, file)))
+            .await
+            .map_err(storage)?;
+    }
     Ok(())
 }
 
@@ -141,17 +183,23 @@ pub async fn download(
             response.status_text()
         )));
     }
-    let announced = response
-        .headers()
-        .get("content-length")
-        .ok()
-        .flatten()
-        .and_then(|v| v.parse::<u64>().ok());
+    let header = |name: &str| response.headers().get(name).ok().flatten();
+    let announced = models::expected_length(
+        file,
+        header("content-length").and_then(|v| v.trim().parse::<u64>().ok()),
+        header("content-encoding").as_deref(),
+    )?;
     let mut progress = Progress::new(id, file, announced);
     post(progress.message());
     let body = response.body().ok_or_else(|| failed("no body".into()))?;
     let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
-    let mut data = Vec::with_capacity(announced.unwrap_or(0) as usize);
+    // The announced size is only a hint: reserved if it can be, and the
+    // body never grows past the largest model file whatever it says.
+    let mut data = Vec::new();
+    if let Some(n) = announced {
+        data.try_reserve_exact(n as usize)
+            .map_err(|_| failed(format!("no memory for {n} bytes")))?;
+    }
     loop {
         let chunk = JsFuture::from(reader.read()).await.map_err(|e| {
             failed(format!(
@@ -168,6 +216,13 @@ pub async fn download(
             .map_err(storage)?
             .unchecked_into();
         let start = data.len();
+        let end = start as u64 + value.length() as u64;
+        if end > models::MAX_FILE_BYTES {
+            let _ = reader.cancel();
+            return Err(models::too_large(file, end));
+        }
+        data.try_reserve(value.length() as usize)
+            .map_err(|_| failed(format!("no memory after {start} bytes")))?;
         data.resize(start + value.length() as usize, 0);
         value.copy_to(&mut data[start..]);
         if let Some(m) = progress.advance(value.length().into()) {
