@@ -36,7 +36,7 @@ SPEECH_CORPUS := target/speech-corpus
 export TW_SPEECH_MODELS := $(SPEECH_MODELS)
 export TW_SPEECH_CORPUS := $(CURDIR)/$(SPEECH_CORPUS)
 
-.PHONY: model xpi run test test-wasm lint bench fuzz build-tools test-tools wasm-target wasm-bindgen geckodriver firefox web-ext speech-models speech-tools speech-corpus clean
+.PHONY: model xpi run test test-wasm lint bench soak fuzz build-tools test-tools wasm-target wasm-bindgen geckodriver firefox web-ext speech-models speech-tools speech-corpus clean
 
 ## Build dist/tab-whisperer.xpi, with tiny.en (q8_0) bundled.
 xpi: build-tools speech-models
@@ -133,6 +133,12 @@ bench: xpi test-tools speech-corpus
 	  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 	    cargo test --release --target $(WASM_TARGET) -p ext-worker --test worker_bench -- --nocapture; \
 	done
+
+## Mixed changes on 500 tabs over two windows in Firefox, each undone, for
+## SOAK_MINUTES (10): changes, ones not back exactly, tabs lost, memory.
+SOAK_MINUTES ?= 10
+soak: xpi test-tools
+	SOAK_MINUTES=$(SOAK_MINUTES) cargo run --quiet --release -p tab-whisperer --bin soak
 
 ## Fuzz the interpreter and the message API (FUZZ_SECONDS each; stable
 ## Rust, so RUSTC_BOOTSTRAP lets cargo-fuzz pass its flags).
