@@ -265,6 +265,7 @@ mod tests {
             json!({"type": "model_import", "model": "mine", "quantize": false}),
             json!({"type": "model_remove", "model": "mine"}),
             json!({"type": "model_list"}),
+            json!({"type": "debug_panic"}),
         ];
         let mut seen = std::collections::BTreeSet::new();
         for example in examples {
