@@ -20,6 +20,10 @@ struct Row {
     undo_ms: f64,
     in_place: usize,
     lazy: usize,
+    /// "Group my tabs by site" then undo: its undo time, and whether every
+    /// tab was back in place.
+    regroup_undo_ms: f64,
+    regroup_exact: bool,
 }
 
 fn ok(answer: Value, what: &str) -> Result<Value> {
@@ -59,6 +63,14 @@ fn measure(ff: &Firefox, pages: &PageServer, closable: usize) -> Result<Row> {
         .filter(|t| !t[2].as_str().unwrap_or_default().contains("Keep"))
         .filter(|t| after.contains(t))
         .count();
+    // A big reorganisation: every tab grouped by site (pushing the
+    // groups aside), then undone.
+    let before_regroup = snapshot(ff, &windows)?;
+    ok(ff.command("group my tabs by site")?, "group by site")?;
+    let started = Instant::now();
+    ok(ff.undo(None)?, "undo of group by site")?;
+    let regroup_undo_ms = started.elapsed().as_secs_f64() * 1000.0;
+    let regroup_exact = snapshot(ff, &windows)? == before_regroup;
     let tabs = ff.tool_result("list_tabs", json!({}))?["tabs"].clone();
     let lazy = tabs
         .as_array()
@@ -74,6 +86,8 @@ fn measure(ff: &Firefox, pages: &PageServer, closable: usize) -> Result<Row> {
         undo_ms,
         in_place,
         lazy,
+        regroup_undo_ms,
+        regroup_exact,
     })
 }
 
@@ -87,13 +101,29 @@ fn main() -> ExitCode {
         Ok(rows) => {
             println!("\nclose and undo over two windows (headless Firefox ESR; issue 15's layout)");
             println!(
-                "{:>6} {:>10} {:>10} {:>15} {:>16}",
-                "tabs", "close ms", "undo ms", "back in place", "back unloaded"
+                "{:>6} {:>10} {:>10} {:>15} {:>16} {:>24}",
+                "tabs",
+                "close ms",
+                "undo ms",
+                "back in place",
+                "back unloaded",
+                "group by site: undo ms"
             );
             for r in rows {
                 println!(
-                    "{:>6} {:>10.0} {:>10.0} {:>11}/{:<3} {:>16}",
-                    r.tabs, r.close_ms, r.undo_ms, r.in_place, r.tabs, r.lazy
+                    "{:>6} {:>10.0} {:>10.0} {:>11}/{:<3} {:>16} {:>14.0} ({})",
+                    r.tabs,
+                    r.close_ms,
+                    r.undo_ms,
+                    r.in_place,
+                    r.tabs,
+                    r.lazy,
+                    r.regroup_undo_ms,
+                    if r.regroup_exact {
+                        "exact"
+                    } else {
+                        "NOT exact"
+                    }
                 );
             }
             ExitCode::SUCCESS

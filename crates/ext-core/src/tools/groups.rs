@@ -18,8 +18,21 @@ pub async fn group_tabs<B: Browser>(b: &B, a: GroupTabsArgs) -> ToolResult<ToolO
         Some(id) => Some(find_group(&groups, id)?.clone()),
         None => None,
     };
+    // Grouping gathers the tabs, pushing other tabs (other groups whole)
+    // aside: undo records every tab of the windows concerned, so that it
+    // can move the few pushed aside back rather than all the others.
+    let windows: Vec<i64> = tabs
+        .iter()
+        .map(|t| t.window_id)
+        .chain(existing.as_ref().map(|g| g.window_id))
+        .collect();
+    let concerned: Vec<Tab> = all
+        .iter()
+        .filter(|t| windows.contains(&t.window_id))
+        .cloned()
+        .collect();
     let mut undo = vec![UndoStep::Restore {
-        placements: placements(&tabs, &groups),
+        placements: placements(&concerned, &groups),
     }];
     if let Some(g) = &existing {
         undo.push(UndoStep::RestoreGroup { group: g.clone() });
