@@ -136,21 +136,22 @@ fn assert_same(before: &[Value], after: &[Value], what: &str) {
     );
 }
 
-/// Seeds from `TW_UNDO_SEED` (one, to replay a failure), else three new
-/// ones per run, printed.
+/// Seeds from `TW_UNDO_SEED`: one number replays a failure, `random` draws
+/// three new ones (printed); by default three fixed seeds, so that a run
+/// from a fresh clone tests what the last run tested.
 fn seeds() -> Vec<u64> {
-    if let Some(seed) = std::env::var("TW_UNDO_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-    {
-        return vec![seed];
+    match std::env::var("TW_UNDO_SEED").ok().as_deref() {
+        Some("random") => {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos() as u64)
+                .unwrap_or(1);
+            let mut rng = Seeded::new(now);
+            (0..3).map(|_| rng.next_u64() % 1_000_000).collect()
+        }
+        Some(seed) => seed.parse().map(|s| vec![s]).unwrap_or_default(),
+        None => vec![593_931, 743_045, 677_834],
     }
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(1);
-    let mut rng = Seeded::new(now);
-    (0..3).map(|_| rng.next_u64() % 1_000_000).collect()
 }
 
 #[test]

@@ -197,6 +197,7 @@ impl UndoJournal {
     /// the same id, so nothing is lost and undo can be tried again.
     pub async fn revert<B: Browser>(&mut self, b: &B, entry: &UndoEntry) -> ToolResult<UndoReport> {
         let mut report = UndoReport::default();
+        let groups_before = b.groups().await.unwrap_or_default();
         for (reverted, step) in entry.steps.iter().rev().enumerate() {
             if let Err(e) = self.revert_step(b, step, &mut report).await {
                 let left = entry.steps.len() - reverted;
@@ -205,6 +206,31 @@ impl UndoJournal {
                     ..entry.clone()
                 });
                 return Err(e);
+            }
+        }
+        // Moving tabs back can make Firefox expand a collapsed group the
+        // entry never touched (seen in Firefox): such a group gets the
+        // look it had before the undo.
+        let named: Vec<i64> = entry
+            .steps
+            .iter()
+            .flat_map(|step| match step {
+                UndoStep::RestoreGroup { group } => vec![self.group(group.id)],
+                UndoStep::Restore { placements } => placements
+                    .iter()
+                    .filter_map(|p| p.group.as_ref().map(|g| self.group(g.id)))
+                    .collect(),
+                UndoStep::Reopen { tabs } => tabs
+                    .iter()
+                    .filter_map(|c| c.placement.group.as_ref().map(|g| self.group(g.id)))
+                    .collect(),
+                _ => Vec::new(),
+            })
+            .collect();
+        let groups_after = b.groups().await.unwrap_or_default();
+        for g in groups_before.iter().filter(|g| !named.contains(&g.id)) {
+            if groups_after.iter().any(|a| a.id == g.id && a != g) {
+                b.update_group(g.id, &look_of(g)).await?;
             }
         }
         Ok(report)
@@ -514,11 +540,15 @@ impl UndoJournal {
                     new_id
                 }
             };
-            // Its look too: a tab opened inside a collapsed group expands it.
+            // Its look too: a tab opened inside a collapsed group expands
+            // it, and so may tabs joining it from another window (seen in
+            // Firefox), after the snapshot above: set it after any change.
             let now = groups.iter().find(|g| g.id == id);
-            if now.is_none_or(|g| {
-                (&g.title, g.color, g.collapsed) != (&look.title, look.color, look.collapsed)
-            }) {
+            if astray
+                || now.is_none_or(|g| {
+                    (&g.title, g.color, g.collapsed) != (&look.title, look.color, look.collapsed)
+                })
+            {
                 b.update_group(id, &look_of(&look)).await?;
             }
         }
