@@ -6,11 +6,9 @@
 //! the memory of Firefox's processes at the start and end. Figures only.
 
 use ext_core::layout::{random_change, Layout, Seeded};
-use ext_core::tab_state::{State, Tab, Window};
-use serde_json::json;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
-use tab_whisperer::harness::layouts::{open_layout, snapshot};
+use tab_whisperer::harness::layouts::{open_layout, snapshot, state_of};
 use tab_whisperer::{Firefox, PageServer, Result};
 
 /// Typed commands among the tool calls (the interpreter's own plans).
@@ -62,25 +60,6 @@ fn descendants_rss_mib() -> f64 {
         .map(|(_, k)| k)
         .sum();
     kib as f64 / 1024.0
-}
-
-fn state_of(ff: &Firefox, windows: &[i64]) -> Result<State> {
-    let tabs = ff.tool_result("list_tabs", json!({}))?["tabs"].clone();
-    let tabs: Vec<Tab> = tabs
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|t| windows.iter().any(|w| t["windowId"] == *w))
-        .filter_map(|t| serde_json::from_value(t.clone()).ok())
-        .collect();
-    Ok(State {
-        windows: windows
-            .iter()
-            .map(|&id| Window { id, focused: false })
-            .collect(),
-        tabs,
-        ..State::default()
-    })
 }
 
 fn run(minutes: f64, seed: u64) -> Result<()> {

@@ -5,6 +5,7 @@
 use super::firefox::Firefox;
 use super::{wait_for, Error, Result};
 use ext_core::layout::Layout;
+use ext_core::tab_state::{State, Tab, Window};
 use serde_json::{json, Value};
 use std::time::Duration;
 
@@ -119,6 +120,27 @@ pub fn snapshot(ff: &Firefox, windows: &[i64]) -> Result<Vec<Value>> {
         json!(windows),
     )?;
     Ok(tabs.as_array().cloned().unwrap_or_default())
+}
+
+/// The tabs of `windows` as the tools see them (`list_tabs`), as a STATE
+/// whose windows are `windows`: what random changes are drawn from.
+pub fn state_of(ff: &Firefox, windows: &[i64]) -> Result<State> {
+    let tabs = ff.tool_result("list_tabs", json!({}))?["tabs"].clone();
+    let tabs: Vec<Tab> = tabs
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|t| windows.iter().any(|w| t["windowId"] == *w))
+        .filter_map(|t| serde_json::from_value(t.clone()).ok())
+        .collect();
+    Ok(State {
+        windows: windows
+            .iter()
+            .map(|&id| Window { id, focused: false })
+            .collect(),
+        tabs,
+        ..State::default()
+    })
 }
 
 /// Closes windows the test or bench opened (the harness's own stays).

@@ -4,10 +4,10 @@
 
 use crate::util::*;
 use ext_core::layout::{random_change, Layout, Seeded};
-use ext_core::tab_state::{State, Tab, Window};
+use ext_core::tab_state::{State, Tab};
 use serde_json::{json, Value};
 use std::time::Duration;
-use tab_whisperer::harness::layouts::{api, close_windows, open_layout, snapshot};
+use tab_whisperer::harness::layouts::{self, api, close_windows, open_layout, snapshot};
 
 /// Loading a few dozen pages in a headless Firefox on a small machine.
 const LAYOUT_LOAD: Duration = Duration::from_secs(120);
@@ -18,20 +18,7 @@ fn open(env: &Env, layout: &Layout) -> Vec<i64> {
 
 /// The open tabs of `windows` as the tools see them.
 fn state_of(env: &Env, windows: &[i64]) -> State {
-    let tabs: Vec<Tab> = env
-        .tabs()
-        .into_iter()
-        .filter(|t| windows.iter().any(|w| t["windowId"] == *w))
-        .map(|t| serde_json::from_value(t).expect("a tab"))
-        .collect();
-    State {
-        windows: windows
-            .iter()
-            .map(|&id| Window { id, focused: false })
-            .collect(),
-        tabs,
-        ..State::default()
-    }
+    layouts::state_of(&env.ff, windows).expect("the tab list")
 }
 
 #[test]

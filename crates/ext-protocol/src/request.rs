@@ -113,14 +113,8 @@ impl VoiceSource {
         let Some(url) = self.audio_url.as_deref().filter(|u| !u.is_empty()) else {
             return Ok(());
         };
-        let origin = extension_origin.trim_end_matches('/');
-        let packaged = !origin.is_empty()
-            && url
-                .strip_prefix(origin)
-                .is_some_and(|rest| rest.starts_with('/'));
-        let local = (url.starts_with("http://") || url.starts_with("https://"))
-            && crate::settings::is_loopback(url);
-        if packaged || local {
+        // `is_loopback` holds only for http(s) addresses.
+        if crate::sender::is_under(url, extension_origin) || crate::settings::is_loopback(url) {
             Ok(())
         } else {
             Err(crate::Error::refused(format!(

@@ -15,12 +15,16 @@ pub fn is_own_page(sender: &Value, extension_id: &str, extension_origin: &str) -
         .get("url")
         .and_then(Value::as_str)
         .unwrap_or_default();
-    let origin = extension_origin.trim_end_matches('/');
-    let url_ok = !origin.is_empty()
+    id_ok && is_under(url, extension_origin)
+}
+
+/// Whether `url` is a page or file under `origin` (`moz-extension://<uuid>/`).
+pub fn is_under(url: &str, origin: &str) -> bool {
+    let origin = origin.trim_end_matches('/');
+    !origin.is_empty()
         && url
             .strip_prefix(origin)
-            .is_some_and(|rest| rest.starts_with('/'));
-    id_ok && url_ok
+            .is_some_and(|rest| rest.starts_with('/'))
 }
 
 #[cfg(test)]

@@ -60,9 +60,7 @@ pub const MAX_FILE_BYTES: u64 = 1_200_000_000;
 
 /// Models are downloaded over https, or from this computer.
 pub fn check_source(url: &str) -> Result<()> {
-    let local = (url.starts_with("http://") || url.starts_with("https://"))
-        && ext_protocol::settings::is_loopback(url);
-    if url.starts_with("https://") || local {
+    if url.starts_with("https://") || ext_protocol::settings::is_loopback(url) {
         Ok(())
     } else {
         Err(Error::new(
