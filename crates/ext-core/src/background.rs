@@ -7,7 +7,8 @@
 use crate::browser::Browser;
 use crate::error::{ToolError, ToolResult};
 use crate::interpret::{self, Plan, Special};
-use crate::log::{compacted, prune, LogEntry, LoggedCall};
+use crate::log::book::{self, LogIndex, LogWrite};
+use crate::log::{compacted, LogBook, LogEntry, LoggedCall, Retention};
 use crate::settings::Settings;
 use crate::storage::Storage;
 use crate::stored;
@@ -23,7 +24,7 @@ use futures::lock::Mutex;
 use serde_json::Value;
 use std::cell::{Cell, RefCell};
 
-const LOG_KEY: &str = "actionLog";
+const LOG_KEY: &str = book::INDEX_KEY;
 const UNDO_KEY: &str = "undoJournal";
 const SETTINGS_KEY: &str = "settings";
 /// Longest command text accepted; longer text is refused, not cut.
@@ -46,7 +47,7 @@ pub struct Heard<'a> {
 pub struct Background<B, S> {
     browser: B,
     storage: S,
-    log: RefCell<Vec<LogEntry>>,
+    log: RefCell<LogBook>,
     journal: RefCell<UndoJournal>,
     settings: RefCell<Settings>,
     /// A risky plan waiting for "yes".
@@ -64,7 +65,7 @@ pub struct Background<B, S> {
     settings_stored: RefCell<Value>,
     /// Stored keys that could not be read nor kept aside: never written,
     /// so that what they hold is not lost.
-    frozen: RefCell<Vec<&'static str>>,
+    frozen: RefCell<Vec<String>>,
     /// What the user should be told about stored data.
     notices: RefCell<Vec<String>>,
 }
@@ -144,7 +145,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
             Request::Undo { undo_id } => to_json(&self.undo(undo_id.as_deref()).await),
             Request::Log { limit } => {
                 let limit = limit.unwrap_or(self.settings.borrow().log_max_entries as u64) as usize;
-                let entries = self.log.borrow().iter().rev().take(limit).cloned().collect();
+                let entries = self.log.borrow().entries().iter().rev().take(limit).cloned().collect();
                 to_json(&LogAnswer { ok: true, entries })
             }
             Request::Settings => to_json(&SettingsAnswer {
@@ -160,8 +161,8 @@ impl<B: Browser, S: Storage> Background<B, S> {
             },
             Request::ClearLog => {
                 let _guard = self.busy.lock().await;
-                self.log.borrow_mut().clear();
-                self.save_log().await;
+                let writes = self.log.borrow_mut().clear();
+                self.write_log(writes).await;
                 to_json(&Done { ok: true })
             }
             other => Failure::new(ToolError::unknown(format!(
@@ -182,7 +183,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
     async fn set_settings(&self, patch: &Value) -> ToolResult<Settings> {
         let _guard = self.busy.lock().await;
         let settings = self.settings.borrow().merged(patch)?;
-        if self.frozen.borrow().contains(&SETTINGS_KEY) {
+        if self.frozen.borrow().iter().any(|k| k == SETTINGS_KEY) {
             return Err(ToolError::failed(
                 "Your saved settings could not be read nor kept aside, so they are not overwritten; \
                  check that Firefox can write its profile, then restart the extension.",
@@ -583,13 +584,8 @@ impl<B: Browser, S: Storage> Background<B, S> {
         // extension goes on with defaults. Storage that cannot be read at
         // all is tried again on the next request.
         let mut read = true;
-        match self.storage.load(LOG_KEY).await {
-            Ok(Some(v)) => match serde_json::from_value::<Vec<LogEntry>>(v.clone()) {
-                Ok(entries) => *self.log.borrow_mut() = entries,
-                Err(e) => self.keep_unreadable(LOG_KEY, "action log", v, e).await,
-            },
-            Ok(None) => {}
-            Err(_) => read = false,
+        if !self.load_log().await {
+            read = false;
         }
         match self.storage.load(SETTINGS_KEY).await {
             Ok(Some(v)) => {
@@ -624,26 +620,79 @@ impl<B: Browser, S: Storage> Background<B, S> {
         }
     }
 
+    /// Reads the log's pages (an older version's single array is turned
+    /// into pages); false when storage could not be read at all.
+    async fn load_log(&self) -> bool {
+        let stored = match self.storage.load(LOG_KEY).await {
+            Ok(Some(v)) => v,
+            Ok(None) => return true,
+            Err(_) => return false,
+        };
+        if stored.is_array() {
+            match serde_json::from_value::<Vec<LogEntry>>(stored.clone()) {
+                Ok(entries) => {
+                    let (log, writes) = LogBook::from_legacy(entries);
+                    *self.log.borrow_mut() = log;
+                    self.write_log(writes).await;
+                }
+                Err(e) => self.keep_unreadable(LOG_KEY, "action log", stored, e).await,
+            }
+            return true;
+        }
+        let index = match serde_json::from_value::<LogIndex>(stored.clone()) {
+            Ok(index) => index,
+            Err(e) => {
+                self.keep_unreadable(LOG_KEY, "action log", stored, e).await;
+                return true;
+            }
+        };
+        let mut pages = Vec::with_capacity(index.pages.len());
+        for number in index.pages {
+            let key = book::page_key(number);
+            let entries = match self.storage.load(&key).await {
+                Ok(Some(v)) => match serde_json::from_value::<Vec<LogEntry>>(v.clone()) {
+                    Ok(entries) => entries,
+                    Err(e) => {
+                        self.keep_unreadable(&key, "action log", v, e).await;
+                        Vec::new()
+                    }
+                },
+                Ok(None) => Vec::new(),
+                Err(_) => return false,
+            };
+            pages.push((number, entries));
+        }
+        *self.log.borrow_mut() = LogBook::from_pages(pages);
+        true
+    }
+
     async fn append_log(&self, mut entry: LogEntry) {
         // Answers carry results whole; the log keeps them short.
         entry.calls = entry.calls.iter().map(compacted).collect();
-        {
-            let mut log = self.log.borrow_mut();
-            log.push(entry);
+        let retention = {
             let settings = self.settings.borrow();
-            prune(
-                &mut log,
-                self.browser.now_ms(),
-                settings.log_max_age_ms(),
-                settings.log_max_entries,
-            );
-        }
-        self.save_log().await;
+            Retention {
+                now: self.browser.now_ms(),
+                max_age_ms: settings.log_max_age_ms(),
+                max_entries: settings.log_max_entries,
+            }
+        };
+        let writes = self.log.borrow_mut().append(entry, retention);
+        self.write_log(writes).await;
     }
 
-    async fn save_log(&self) {
-        let value = serde_json::to_value(&*self.log.borrow()).unwrap_or(Value::Null);
-        let _ = self.save(LOG_KEY, "action log", &value).await;
+    /// Makes the log's writes in order; a failure stops them (so the index
+    /// never names a page that was not written) and leaves a notice.
+    async fn write_log(&self, writes: Vec<LogWrite>) {
+        for write in writes {
+            let done = match &write.value {
+                Some(value) => self.save(&write.key, "action log", value).await.is_ok(),
+                None => self.storage.remove(&write.key).await.is_ok(),
+            };
+            if !done {
+                break;
+            }
+        }
     }
 
     async fn save_journal(&self) -> ToolResult<()> {
@@ -653,8 +702,8 @@ impl<B: Browser, S: Storage> Background<B, S> {
 
     /// Saves `value` under `key`; a failure is kept as a notice for the
     /// user and answered. A frozen key is never written.
-    async fn save(&self, key: &'static str, what: &str, value: &Value) -> ToolResult<()> {
-        if self.frozen.borrow().contains(&key) {
+    async fn save(&self, key: &str, what: &str, value: &Value) -> ToolResult<()> {
+        if self.frozen.borrow().iter().any(|k| k == key) {
             return Err(ToolError::failed(format!(
                 "The saved {what} could not be read nor kept aside, so it is not overwritten."
             )));
@@ -682,13 +731,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
     /// Keeps stored data this version cannot read under its own key (the
     /// first copy is never overwritten) and tells the user; if it cannot
     /// be kept aside, the original key is frozen instead.
-    async fn keep_unreadable(
-        &self,
-        key: &'static str,
-        what: &str,
-        raw: Value,
-        error: serde_json::Error,
-    ) {
+    async fn keep_unreadable(&self, key: &str, what: &str, raw: Value, error: serde_json::Error) {
         let backup = stored::backup_key(key);
         let kept = match self.storage.load(&backup).await {
             Ok(Some(_)) => true,
@@ -702,7 +745,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
                 clip(&error.to_string(), 120)
             ));
         } else {
-            self.frozen.borrow_mut().push(key);
+            self.frozen.borrow_mut().push(key.to_string());
             self.notice(&format!(
                 "Your saved {what} could not be read, nor kept aside; it is left as it is \
                  and nothing new is saved over it."

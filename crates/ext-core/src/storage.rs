@@ -9,6 +9,7 @@ use std::collections::HashMap;
 pub trait Storage {
     async fn load(&self, key: &str) -> BrowserResult<Option<Value>>;
     async fn save(&self, key: &str, value: &Value) -> BrowserResult<()>;
+    async fn remove(&self, key: &str) -> BrowserResult<()>;
 }
 
 /// Storage in memory, for tests and `twctl`.
@@ -22,5 +23,18 @@ impl Storage for MemoryStorage {
     async fn save(&self, key: &str, value: &Value) -> BrowserResult<()> {
         self.0.borrow_mut().insert(key.to_string(), value.clone());
         Ok(())
+    }
+    async fn remove(&self, key: &str) -> BrowserResult<()> {
+        self.0.borrow_mut().remove(key);
+        Ok(())
+    }
+}
+
+impl MemoryStorage {
+    /// The keys stored, sorted (for tests).
+    pub fn keys(&self) -> Vec<String> {
+        let mut keys: Vec<String> = self.0.borrow().keys().cloned().collect();
+        keys.sort();
+        keys
     }
 }

@@ -394,6 +394,9 @@ impl ext_core::storage::Storage for SlowStorage {
     ) -> ext_core::browser::BrowserResult<()> {
         self.0.save(key, value).await
     }
+    async fn remove(&self, key: &str) -> ext_core::browser::BrowserResult<()> {
+        self.0.remove(key).await
+    }
 }
 
 #[test]
@@ -437,6 +440,9 @@ impl ext_core::storage::Storage for FlakyStorage {
         value: &serde_json::Value,
     ) -> ext_core::browser::BrowserResult<()> {
         self.inner.save(key, value).await
+    }
+    async fn remove(&self, key: &str) -> ext_core::browser::BrowserResult<()> {
+        self.inner.remove(key).await
     }
 }
 

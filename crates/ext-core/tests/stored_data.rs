@@ -118,6 +118,12 @@ impl Storage for FullStorage {
         }
         self.inner.save(key, value).await
     }
+    async fn remove(&self, key: &str) -> BrowserResult<()> {
+        if self.failing.get() {
+            return Err(BrowserError("QuotaExceededError: storage is full".into()));
+        }
+        self.inner.remove(key).await
+    }
 }
 
 #[test]
@@ -170,4 +176,65 @@ fn failed_saves_are_reported_and_an_unsaved_undo_is_not_applied() {
     let again = ask(&bg, json!({ "type": "undo" }));
     assert_eq!(again["ok"], false, "{again}");
     assert_eq!(open(&bg), 8, "nothing reopened twice");
+}
+
+/// Storage that counts the bytes each save writes.
+#[derive(Default)]
+struct CountingStorage {
+    inner: MemoryStorage,
+    written: Cell<usize>,
+}
+
+impl Storage for CountingStorage {
+    async fn load(&self, key: &str) -> BrowserResult<Option<Value>> {
+        self.inner.load(key).await
+    }
+    async fn save(&self, key: &str, value: &Value) -> BrowserResult<()> {
+        self.written
+            .set(self.written.get() + key.len() + value.to_string().len());
+        self.inner.save(key, value).await
+    }
+    async fn remove(&self, key: &str) -> BrowserResult<()> {
+        self.inner.remove(key).await
+    }
+}
+
+#[test]
+fn the_log_is_appended_not_rewritten_and_an_older_log_is_kept() {
+    // An older version kept the log as one array under "actionLog".
+    let now = sample_state().now;
+    let old: Vec<Value> = (0..300)
+        .map(|i| json!({ "id": format!("old-{i}"), "time": now - 1000.0, "command": format!("close tab {i}"), "calls": [], "reply": "Closed 1 tab(s)." }))
+        .collect();
+    let storage = CountingStorage::default();
+    block_on(storage.inner.save("actionLog", &json!(old))).unwrap();
+    let bg = Background::new(MemoryBrowser::new(sample_state()), storage);
+    let command = json!({ "type": "tool", "name": "list_tabs", "args": {} });
+    ask(&bg, command.clone());
+    let (browser, storage) = bg.into_parts();
+
+    // A restart reads the old entries and the new one back.
+    let bg = Background::new(browser, storage);
+    let log = ask(&bg, json!({ "type": "log", "limit": 1000 }));
+    let entries = log["entries"].as_array().expect("entries");
+    assert_eq!(entries.len(), 301, "{log}");
+    assert_eq!(entries[300]["id"], "old-0");
+
+    // One more command writes about a page, not the ~30 kB log.
+    let whole = log["entries"].to_string().len();
+    let (browser, storage) = bg.into_parts();
+    let written_before = storage.written.get();
+    let bg = Background::new(browser, storage);
+    ask(&bg, command);
+    let (_, storage) = bg.into_parts();
+    let written = storage.written.get() - written_before;
+    assert!(
+        written * 5 < whole,
+        "a command wrote {written} bytes; the log is {whole}"
+    );
+    assert!(storage
+        .inner
+        .keys()
+        .iter()
+        .any(|k| k.starts_with("actionLog.page.")));
 }

@@ -99,6 +99,8 @@ extern "C" {
     pub fn storage_get(key: &str) -> Result<Promise, JsValue>;
     #[wasm_bindgen(catch, js_namespace = ["browser", "storage", "local"], js_name = set)]
     pub fn storage_set(items: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "storage", "local"], js_name = remove)]
+    pub fn storage_remove(key: &str) -> Result<Promise, JsValue>;
 }
 
 /// `browser.runtime.id`: this extension's id.

@@ -1,6 +1,6 @@
 //! `storage.local` as [`Storage`].
 
-use super::bindings::{call, run, storage_get, storage_set, to_js};
+use super::bindings::{call, run, storage_get, storage_remove, storage_set, to_js};
 use crate::browser::BrowserResult;
 use crate::storage::Storage;
 use serde_json::{json, Value};
@@ -15,5 +15,9 @@ impl Storage for LocalStorage {
 
     async fn save(&self, key: &str, value: &Value) -> BrowserResult<()> {
         run(storage_set(&to_js(&json!({ key: value })))).await
+    }
+
+    async fn remove(&self, key: &str) -> BrowserResult<()> {
+        run(storage_remove(key)).await
     }
 }

@@ -1,8 +1,12 @@
 //! The action log: every command and tool call, what it did and answered.
-//! Kept in `storage.local` so it survives a browser restart; pruned to the
+//! Kept in `storage.local` so it survives a browser restart, in pages
+//! ([`book`]); pruned to the
 //! settings' retention (the newest 500 entries of the last 30 days unless
 //! changed, see [`crate::settings::Settings`]).
 
+pub mod book;
+
+pub use book::{LogBook, Retention};
 pub use ext_protocol::log::{Call, LogEntry, LoggedCall};
 use serde_json::{json, Value};
 
