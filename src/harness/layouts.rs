@@ -136,7 +136,11 @@ pub fn state_of(ff: &Firefox, windows: &[i64]) -> Result<State> {
     Ok(State {
         windows: windows
             .iter()
-            .map(|&id| Window { id, focused: false })
+            .map(|&id| Window {
+                id,
+                focused: false,
+                incognito: false,
+            })
             .collect(),
         tabs,
         ..State::default()

@@ -170,7 +170,12 @@ impl Session {
             .map_err(|e| Error::Setup(format!("add-on {}: {e}", path.display())))?;
         let value = self.post(
             "moz/addon/install",
-            &json!({ "path": abs.to_string_lossy(), "temporary": temporary }),
+            &json!({
+                "path": abs.to_string_lossy(),
+                "temporary": temporary,
+                // As a user who allows it in private windows (about:addons).
+                "allowPrivateBrowsing": true,
+            }),
         )?;
         string(value)
     }

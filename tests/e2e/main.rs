@@ -10,6 +10,7 @@ mod commands;
 mod groups;
 mod lookup;
 mod popup;
+mod private;
 mod safety;
 mod settings;
 mod smoke;

@@ -47,6 +47,7 @@ fn state(n: usize) -> State {
                 -1
             },
             last_accessed: now - i as f64 * 1000.0,
+            incognito: false,
         });
     }
     State {
@@ -55,6 +56,7 @@ fn state(n: usize) -> State {
             .map(|id| Window {
                 id,
                 focused: id == 1,
+                incognito: false,
             })
             .collect(),
         tabs,

@@ -9,6 +9,7 @@ use crate::error::{ToolError, ToolResult};
 use crate::interpret::{self, Plan, Special};
 use crate::log::book::{self, LogIndex, LogWrite};
 use crate::log::{compacted, LogBook, LogEntry, LoggedCall, Retention};
+use crate::scope::{self, Scoped};
 use crate::settings::Settings;
 use crate::storage::Storage;
 use crate::stored;
@@ -68,6 +69,9 @@ pub struct Background<B, S> {
     frozen: RefCell<Vec<String>>,
     /// What the user should be told about stored data.
     notices: RefCell<Vec<String>>,
+    /// The request being answered came from a private window: it sees
+    /// only private tabs, and nothing of it is logged or stored.
+    private: Cell<bool>,
 }
 
 impl<B: Browser, S: Storage> Background<B, S> {
@@ -86,6 +90,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
             settings_stored: RefCell::new(Value::Null),
             frozen: RefCell::default(),
             notices: RefCell::default(),
+            private: Cell::new(false),
         }
     }
 
@@ -200,6 +205,21 @@ impl<B: Browser, S: Storage> Background<B, S> {
         Ok(settings)
     }
 
+    /// Reads whether the request being answered comes from a private
+    /// window (one is focused); if that cannot be read, it is taken as a
+    /// normal one, which sees no private tab either.
+    async fn enter_scope(&self) {
+        let private = scope::focused_is_private(&self.browser)
+            .await
+            .unwrap_or(false);
+        self.private.set(private);
+    }
+
+    /// The browser as the request being answered may see it.
+    fn scoped(&self) -> Scoped<'_, B> {
+        Scoped::new(&self.browser, self.private.get())
+    }
+
     fn next_id(&self, prefix: &str) -> String {
         let n = self.seq.get() + 1;
         self.seq.set(n);
@@ -212,7 +232,8 @@ impl<B: Browser, S: Storage> Background<B, S> {
         if let Err(e) = self.ensure_loaded().await {
             return ToolAnswer::failed(e);
         }
-        let outcome = tools::run_tool(&self.browser, name, args).await;
+        self.enter_scope().await;
+        let outcome = tools::run_tool(&self.scoped(), name, args).await;
         let time = self.browser.now_ms();
         match outcome {
             Ok(out) => {
@@ -259,6 +280,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
         if self.ensure_loaded().await.is_err() || text.chars().count() > MAX_COMMAND_CHARS {
             return false;
         }
+        self.enter_scope().await;
         match self.snapshot(text).await {
             Ok(state) => interpret::needs_guided(text, &state, &self.options()),
             Err(_) => false,
@@ -279,6 +301,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
         if let Err(e) = self.ensure_loaded().await {
             return CommandAnswer::failed(e);
         }
+        self.enter_scope().await;
         if text.chars().count() > MAX_COMMAND_CHARS {
             let e = ToolError::invalid(format!(
                 "The command is longer than {MAX_COMMAND_CHARS} characters."
@@ -344,7 +367,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
 
     /// The browser as the interpreter needs to see it.
     async fn snapshot(&self, text: &str) -> ToolResult<State> {
-        let b = &self.browser;
+        let b = &self.scoped();
         let mut state = State {
             now: b.now_ms(),
             windows: b.windows().await?,
@@ -385,7 +408,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
         let mut failure = None;
         let mut summaries = Vec::new();
         for c in &plan.calls {
-            match tools::run_tool(&self.browser, &c.tool, &c.args).await {
+            match tools::run_tool(&self.scoped(), &c.tool, &c.args).await {
                 Ok(out) => {
                     undo_steps.extend(out.undo);
                     if plan.query {
@@ -470,12 +493,13 @@ impl<B: Browser, S: Storage> Background<B, S> {
             return CommandAnswer::failed(e);
         }
         self.pending.take();
+        self.enter_scope().await;
         self.undo_locked(id).await
     }
 
     async fn undo_locked(&self, id: Option<&str>) -> CommandAnswer {
         let before = self.journal.borrow().clone();
-        let taken = self.journal.borrow_mut().take(id);
+        let taken = self.journal.borrow_mut().take_in(id, self.private.get());
         // The entry leaves the stored journal before it is applied: if the
         // save fails nothing is undone, and an undo that was applied is
         // never offered again after a restart.
@@ -483,7 +507,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
             Ok(entry) => match self.save_journal().await {
                 Ok(()) => {
                     let mut journal = self.journal.take();
-                    let reverted = journal.revert(&self.browser, &entry).await;
+                    let reverted = journal.revert(&self.scoped(), &entry).await;
                     self.journal.replace(journal);
                     // Ids of reopened tabs, and what could not be reverted.
                     let _ = self.save_journal().await;
@@ -566,6 +590,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
             id: id.clone(),
             time,
             label: label.to_string(),
+            private: self.private.get(),
             steps,
         });
         // A failed save leaves a notice; the change can still be undone
@@ -667,6 +692,10 @@ impl<B: Browser, S: Storage> Background<B, S> {
     }
 
     async fn append_log(&self, mut entry: LogEntry) {
+        if self.private.get() {
+            // What is done in a private window leaves no trace.
+            return;
+        }
         // Answers carry results whole; the log keeps them short.
         entry.calls = entry.calls.iter().map(compacted).collect();
         let retention = {
@@ -696,7 +725,8 @@ impl<B: Browser, S: Storage> Background<B, S> {
     }
 
     async fn save_journal(&self) -> ToolResult<()> {
-        let value = serde_json::to_value(&*self.journal.borrow()).unwrap_or(Value::Null);
+        let value =
+            serde_json::to_value(self.journal.borrow().for_storage()).unwrap_or(Value::Null);
         self.save(UNDO_KEY, "undo history", &value).await
     }
 

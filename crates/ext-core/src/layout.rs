@@ -219,6 +219,7 @@ impl Layout {
             state.windows.push(Window {
                 id: window_id,
                 focused: w == 0,
+                incognito: false,
             });
             for (i, t) in strip.iter().enumerate() {
                 id += 1;
@@ -248,6 +249,7 @@ impl Layout {
                     discarded: false,
                     group_id,
                     last_accessed: now,
+                    incognito: false,
                 });
             }
         }

@@ -11,6 +11,7 @@ pub mod layout;
 pub mod llm;
 pub mod log;
 pub mod memory;
+pub mod scope;
 pub mod settings;
 pub mod storage;
 pub mod stored;

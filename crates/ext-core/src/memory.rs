@@ -59,6 +59,14 @@ impl MemoryBrowser {
         self.state.borrow().clone()
     }
 
+    /// Changes the state as the user would (focusing a window, closing
+    /// one), outside any tool.
+    pub fn with_state(&self, f: impl FnOnce(&mut State)) {
+        let mut state = self.state.borrow_mut();
+        f(&mut state);
+        normalize(&mut state);
+    }
+
     pub fn set_now(&self, now: f64) {
         self.state.borrow_mut().now = now;
     }
@@ -269,6 +277,7 @@ fn new_tab(s: &State, id: i64, window: i64, spec: &NewTab) -> Tab {
         discarded: spec.discarded,
         group_id: NO_GROUP,
         last_accessed: s.now,
+        incognito: s.windows.iter().any(|w| w.id == window && w.incognito),
     }
 }
 
@@ -400,6 +409,7 @@ impl Browser for MemoryBrowser {
             s.windows.push(Window {
                 id: window,
                 focused: true,
+                incognito: spec.incognito,
             });
             let id = fresh_id(&mut s.tabs.iter().map(|t| t.id), &self.last_tab_id);
             s.tabs.push(Tab {
@@ -416,6 +426,16 @@ impl Browser for MemoryBrowser {
             let t = tab(s, tab_id)?.clone();
             let window = window_id.unwrap_or(t.window_id);
             check_window(s, window)?;
+            if s.windows
+                .iter()
+                .any(|w| w.id == window && w.incognito != t.incognito)
+            {
+                // As in Firefox: tabs never cross between private and
+                // normal windows.
+                return Err(BrowserError(format!(
+                    "Can't move tab {tab_id} between private and normal windows"
+                )));
+            }
             if window != t.window_id {
                 remove_from_strip(s, tab_id);
                 let left = order(s, t.window_id);

@@ -37,6 +37,10 @@ pub struct Tab {
     pub group_id: i64,
     #[serde(default)]
     pub last_accessed: f64,
+    /// In a private window: never logged, and only touched by commands
+    /// given in a private window (see [`crate::scope`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub incognito: bool,
 }
 
 impl Tab {
@@ -51,6 +55,9 @@ pub struct Window {
     pub id: i64,
     #[serde(default)]
     pub focused: bool,
+    /// A private window.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub incognito: bool,
 }
 
 /// The tab-group colors Firefox offers.
@@ -160,6 +167,8 @@ pub struct NewTab {
     pub discarded: bool,
     /// The title a discarded tab shows until it loads.
     pub title: Option<String>,
+    /// A new window is private (`create_window` only).
+    pub incognito: bool,
 }
 
 /// A change to a group's look; `None` leaves that property alone.

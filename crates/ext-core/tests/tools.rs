@@ -656,6 +656,7 @@ fn a_failed_undo_keeps_what_it_could_not_revert() {
         id: "u1".into(),
         time: 0.0,
         label: "test".into(),
+        private: false,
         steps: vec![
             // Reverted last, and it fails: no such bookmark.
             UndoStep::RemoveBookmarks {

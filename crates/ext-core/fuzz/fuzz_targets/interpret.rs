@@ -20,10 +20,11 @@ fn state() -> State {
         discarded: false,
         group_id: if id == 4 { 7 } else { -1 },
         last_accessed: id as f64,
+        incognito: false,
     };
     State {
         now: 1_780_000_000_000.0,
-        windows: vec![Window { id: 1, focused: true }, Window { id: 2, focused: false }],
+        windows: vec![Window { id: 1, focused: true, incognito: false }, Window { id: 2, focused: false, incognito: false }],
         tabs: vec![
             tab(1, 0, "https://mail.google.com/", "Inbox - Gmail"),
             tab(2, 0, "https://www.youtube.com/watch?v=1", "Cats - YouTube"),

@@ -26,10 +26,11 @@ fuzz_target!(|data: &[u8]| {
             discarded: false,
             group_id: -1,
             last_accessed: 0.0,
+            incognito: false,
         })
         .collect();
     let state = State {
-        windows: vec![Window { id: 1, focused: true }],
+        windows: vec![Window { id: 1, focused: true, incognito: false }],
         tabs,
         ..State::default()
     };

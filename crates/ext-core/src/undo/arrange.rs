@@ -151,6 +151,7 @@ mod tests {
             discarded: false,
             group_id: NO_GROUP,
             last_accessed: 0.0,
+            incognito: false,
         }
     }
 

@@ -116,6 +116,10 @@ pub struct UndoEntry {
     pub time: f64,
     /// What was done, for the reply ("close_tabs", or the command text).
     pub label: String,
+    /// Made by a command in a private window: kept in memory only, and
+    /// undone only from a private window.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub private: bool,
     pub steps: Vec<UndoStep>,
 }
 
@@ -168,9 +172,16 @@ impl UndoJournal {
 
     /// Takes out the newest entry, or the one with `id`.
     pub fn take(&mut self, id: Option<&str>) -> ToolResult<UndoEntry> {
+        self.take_in(id, false)
+    }
+
+    /// Takes out the newest entry made in a private window (`private`) or
+    /// in a normal one, or the one with `id` if it was made in such.
+    pub fn take_in(&mut self, id: Option<&str>, private: bool) -> ToolResult<UndoEntry> {
+        let mine = |e: &&UndoEntry| e.private == private;
         let at = match id {
-            None => self.entries.len().checked_sub(1),
-            Some(id) => self.entries.iter().position(|e| e.id == id),
+            None => self.entries.iter().rposition(|e| mine(&e)),
+            Some(id) => self.entries.iter().position(|e| e.id == id && mine(&e)),
         };
         match (at, id) {
             (Some(i), _) => Ok(self.entries.remove(i)),
@@ -179,6 +190,19 @@ impl UndoJournal {
                 "Nothing to undo has id '{}' (it was undone already, or is too old).",
                 crate::text::clip(id, 60)
             ))),
+        }
+    }
+
+    /// The journal as it is stored: without what private windows did.
+    pub fn for_storage(&self) -> UndoJournal {
+        UndoJournal {
+            entries: self
+                .entries
+                .iter()
+                .filter(|e| !e.private)
+                .cloned()
+                .collect(),
+            ..self.clone()
         }
     }
 
@@ -579,6 +603,8 @@ fn reopen_spec(c: &ClosedTab) -> NewTab {
         muted: c.placement.muted,
         discarded: lazy,
         title: (lazy && !c.title.trim().is_empty()).then(|| c.title.clone()),
+        // A gone private window comes back private: the scope decides.
+        incognito: false,
     }
 }
 

@@ -37,6 +37,8 @@ struct FirefoxTab {
     #[serde(default)]
     last_accessed: f64,
     muted_info: Option<MutedInfo>,
+    #[serde(default)]
+    incognito: bool,
 }
 
 /// A window as `browser.windows.create` answers it.
@@ -76,6 +78,7 @@ impl From<FirefoxTab> for Tab {
             discarded: t.discarded,
             group_id: t.group_id.unwrap_or(NO_GROUP),
             last_accessed: t.last_accessed,
+            incognito: t.incognito,
         }
     }
 }
@@ -186,6 +189,9 @@ impl Browser for FirefoxBrowser {
 
     async fn create_window(&self, spec: &NewTab) -> BrowserResult<Tab> {
         let mut info = json!({ "type": "normal" });
+        if spec.incognito {
+            info["incognito"] = json!(true);
+        }
         if let Some(url) = &spec.url {
             info["url"] = json!(url);
         }

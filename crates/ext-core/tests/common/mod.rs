@@ -26,6 +26,7 @@ pub fn tab(id: i64, window: i64, index: i64, url: &str, title: &str) -> Tab {
         discarded: false,
         group_id: -1,
         last_accessed: NOW - id as f64 * 1000.0,
+        incognito: false,
     }
 }
 
@@ -72,10 +73,12 @@ pub fn sample_state() -> State {
             Window {
                 id: 1,
                 focused: true,
+                incognito: false,
             },
             Window {
                 id: 2,
                 focused: false,
+                incognito: false,
             },
         ],
         tabs,

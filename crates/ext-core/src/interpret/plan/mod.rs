@@ -239,6 +239,7 @@ pub fn with_windows(mut state: State) -> State {
             state.windows.push(crate::tab_state::Window {
                 id: t.window_id,
                 focused,
+                incognito: false,
             });
         }
     }
