@@ -182,12 +182,19 @@ impl CutServer {
                     }
                     // /huge/…: announces 3 GB, sends a little and stops.
                     // /gzip/…: the whole file, gzip-encoded (its
-                    // Content-Length is the compressed size). Else: the
-                    // file's length announced, half of it sent.
+                    // Content-Length is the compressed size).
+                    // /sha/…: the whole file, its SHA-256 as the ETag (as
+                    // the Hugging Face hub does); /badsha/…: another
+                    // file's SHA-256 as the ETag. Else: the file's length
+                    // announced, half of it sent.
                     let (mode, file_path) = if let Some(rest) = path.strip_prefix("/huge") {
                         ("huge", rest.to_string())
                     } else if let Some(rest) = path.strip_prefix("/gzip") {
                         ("gzip", rest.to_string())
+                    } else if let Some(rest) = path.strip_prefix("/sha") {
+                        ("sha", rest.to_string())
+                    } else if let Some(rest) = path.strip_prefix("/badsha") {
+                        ("badsha", rest.to_string())
                     } else {
                         ("cut", path.clone())
                     };
@@ -196,15 +203,23 @@ impl CutServer {
                         .find(|(p, _)| *p == file_path)
                         .map(|(_, b)| b.clone())
                         .unwrap_or_default();
+                    let sha256 = |b: &[u8]| {
+                        use sha2::Digest;
+                        let digest = sha2::Sha256::digest(b);
+                        let hex: String = digest.iter().map(|x| format!("{x:02x}")).collect();
+                        format!("ETag: \"{hex}\"\r\n")
+                    };
                     let (length, encoding, body) = match mode {
-                        "huge" => (3_000_000_000usize, "", bytes[..bytes.len().min(1000)].to_vec()),
+                        "huge" => (3_000_000_000usize, String::new(), bytes[..bytes.len().min(1000)].to_vec()),
+                        "sha" => (bytes.len(), sha256(&bytes), bytes.clone()),
+                        "badsha" => (bytes.len(), sha256(b"another file"), bytes.clone()),
                         "gzip" => {
                             let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
                             let _ = gz.write_all(&bytes);
                             let body = gz.finish().unwrap_or_default();
-                            (body.len(), "Content-Encoding: gzip\r\n", body)
+                            (body.len(), "Content-Encoding: gzip\r\n".to_string(), body)
                         }
-                        _ => (bytes.len(), "", bytes[..bytes.len() / 2].to_vec()),
+                        _ => (bytes.len(), String::new(), bytes[..bytes.len() / 2].to_vec()),
                     };
                     let head = format!(
                         "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nAccess-Control-Allow-Origin: *\r\n{encoding}Content-Length: {length}\r\nConnection: close\r\n\r\n"

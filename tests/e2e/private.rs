@@ -52,7 +52,10 @@ fn a_private_window_is_kept_apart_and_leaves_no_trace() {
     api(
         &env.ff,
         "await browser.tabs.create({ windowId: args[0], url: args[1] });",
-        json!([private_window, env.on_host("notes.example", "notes", "Notes")]),
+        json!([
+            private_window,
+            env.on_host("notes.example", "notes", "Notes")
+        ]),
     )
     .unwrap();
     wait_for(LOAD, "the private page to load", || {

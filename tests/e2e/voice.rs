@@ -327,6 +327,56 @@ fn a_model_downloads_with_progress_survives_a_restart_and_bad_downloads_are_refu
     assert_eq!(settings["settings"]["speechModel"], "none");
 }
 
+#[test]
+fn downloads_match_the_announced_sha256_and_kept_files_are_checked_when_read() {
+    let mut env = start_voice();
+    // The server's ETag (as the Hugging Face hub sends for LFS files)
+    // names another file's SHA-256: refused, nothing kept.
+    let answer = send(
+        &env,
+        json!({ "type": "model_install", "model": MODEL, "url": env.pages.cut_url("/badsha/good/"), "quantize": false }),
+    );
+    assert_eq!(answer["error"]["code"], "DOWNLOAD_FAILED", "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("SHA-256"), "{message}");
+    assert_eq!(installed(&env), json!([]));
+
+    // The right SHA-256: installed.
+    let answer = send(
+        &env,
+        json!({ "type": "model_install", "model": MODEL, "url": env.pages.cut_url("/sha/good/"), "quantize": false }),
+    );
+    assert_eq!(answer["ok"], true, "{answer}");
+    assert_eq!(installed(&env), json!([MODEL]));
+
+    // The kept config changes behind the extension's back (one space
+    // added: it would still parse). Read back after a restart, it is
+    // refused as damaged and dropped, not loaded.
+    tab_whisperer::harness::layouts::api(
+        &env.ff,
+        r#"const cache = await caches.open("tab-whisperer-models");
+           const kept = await cache.match(args);
+           const changed = (await kept.text()) + " ";
+           await cache.put(args, new Response(changed, { headers: kept.headers }));"#,
+        json!(format!(
+            "https://models.tab-whisperer.invalid/{MODEL}/config.json"
+        )),
+    )
+    .unwrap();
+    env.ff.reload_extension().unwrap();
+    let answer = send(&env, json!({ "type": "model_install", "model": MODEL }));
+    assert_eq!(answer["error"]["code"], "MODEL_INVALID", "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("damaged"), "{message}");
+    assert_eq!(installed(&env), json!([]));
+    // The worker is alive: a good download installs again.
+    let answer = send(
+        &env,
+        json!({ "type": "model_install", "model": MODEL, "url": env.pages.cut_url("/sha/good/"), "quantize": false }),
+    );
+    assert_eq!(answer["ok"], true, "{answer}");
+}
+
 /// Installs the test model and turns the wake word off (the random model
 /// never says "hey fox"), or leaves it on.
 fn ready(env: &Env, wake_word: bool) {

@@ -174,6 +174,55 @@ pub fn check_complete(file: &str, received: u64, announced: Option<u64>) -> Resu
     }
 }
 
+/// The response header a kept file records its SHA-256 in (lowercase
+/// hex), so that it is checked again each time it is read back.
+pub const SHA256_HEADER: &str = "x-tab-whisperer-sha256";
+
+/// The SHA-256 a server announces for a file, if it does: the Hugging
+/// Face hub's ETag (or `X-Linked-Etag` before a redirect) of an LFS file is
+/// its SHA-256 in hex, quoted, sometimes weak (`W/"…"`). Other ETags say
+/// nothing about the content and are ignored.
+pub fn announced_sha256(etag: Option<&str>) -> Option<String> {
+    let tag = etag?.trim();
+    let tag = tag.strip_prefix("W/").unwrap_or(tag).trim_matches('"');
+    (tag.len() == 64 && tag.bytes().all(|b| b.is_ascii_hexdigit())).then(|| tag.to_lowercase())
+}
+
+/// Lowercase hex of a digest.
+pub fn hex(digest: &[u8]) -> String {
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A download whose bytes do not hash to what the server announced was
+/// changed or damaged on the way: refused, nothing kept.
+pub fn check_announced(file: &str, actual: &str, announced: Option<&str>) -> Result<()> {
+    match announced {
+        Some(expected) if expected != actual => Err(Error::new(
+            ErrorCode::DownloadFailed,
+            format!(
+                "{file} arrived with SHA-256 {actual}, but the server announced {expected}: \
+                 it was changed or damaged on the way, and is not kept"
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// A kept file whose bytes no longer hash to what was recorded when it was
+/// installed is damaged (disk, profile or a hand edit): it is not loaded.
+pub fn check_kept(id: &str, file: &str, actual: &str, recorded: Option<&str>) -> Result<()> {
+    match recorded {
+        Some(expected) if !expected.eq_ignore_ascii_case(actual) => Err(Error::new(
+            ErrorCode::ModelInvalid,
+            format!(
+                "the kept copy of {id}'s {file} is damaged (its SHA-256 changed since it was \
+                 installed); it was removed: download or import {id} again"
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Reports a download's progress at most every 1/100 of the file (and at
 /// its end), so a 150-MB model does not send 10,000 messages.
 pub struct Progress {
@@ -303,6 +352,40 @@ mod tests {
         let e = expected_length(SAFETENSORS, Some(3_000_000_000), None).unwrap_err();
         assert!(e.message.contains("larger than any"), "{e}");
         assert!(expected_length(SAFETENSORS, Some(3_000_000_000), Some("gzip")).is_err());
+    }
+
+    #[test]
+    fn the_hubs_etag_is_the_sha256_to_check_and_others_are_ignored() {
+        let sha = "3B1A7C5B0E1F2A3D4C5B6A798897A6B5C4D3E2F1A0B9C8D7E6F5A4B3C2D1E0F9";
+        let lower = sha.to_lowercase();
+        assert_eq!(
+            announced_sha256(Some(&format!("\"{sha}\""))),
+            Some(lower.clone())
+        );
+        assert_eq!(
+            announced_sha256(Some(&format!("W/\"{sha}\""))),
+            Some(lower.clone())
+        );
+        // A git blob's sha1, a CDN's md5 or a multipart tag: no content hash.
+        for other in [
+            "\"5d41402abc4b2a76b9719d911017c592\"",
+            "\"a9f0e61a137d86aa9db53465e0801612-12\"",
+            "W/\"1a-xyz\"",
+            "",
+        ] {
+            assert_eq!(announced_sha256(Some(other)), None, "{other}");
+        }
+        assert_eq!(announced_sha256(None), None);
+        assert!(check_announced("model.safetensors", &lower, Some(&lower)).is_ok());
+        assert!(check_announced("model.safetensors", &lower, None).is_ok());
+        let e = check_announced("model.safetensors", &"0".repeat(64), Some(&lower)).unwrap_err();
+        assert_eq!(e.code, ErrorCode::DownloadFailed);
+        assert!(e.message.contains("not kept"), "{}", e.message);
+        assert!(check_kept("tiny", "config.json", &lower, Some(sha)).is_ok());
+        assert!(check_kept("tiny", "config.json", &lower, None).is_ok());
+        let e = check_kept("tiny", "config.json", &"0".repeat(64), Some(&lower)).unwrap_err();
+        assert_eq!(e.code, ErrorCode::ModelInvalid);
+        assert_eq!(hex(&[0, 15, 255]), "000fff");
     }
 
     #[test]

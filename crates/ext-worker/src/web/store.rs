@@ -8,7 +8,7 @@ use ext_protocol::worker::FromWorker;
 use js_sys::{Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{Cache, ReadableStreamDefaultReader, Response, WorkerGlobalScope};
+use web_sys::{Cache, ReadableStreamDefaultReader, Response, ResponseInit, WorkerGlobalScope};
 
 fn scope() -> WorkerGlobalScope {
     js_sys::global().unchecked_into()
@@ -39,6 +39,17 @@ async fn bytes(response: &Response) -> Result<Vec<u8>> {
     Ok(Uint8Array::new(&buffer).to_vec())
 }
 
+/// The SHA-256 of `data` in hex (Web Crypto: the browser's own code, much
+/// faster than hashing in wasm).
+async fn sha256(data: &[u8]) -> Result<String> {
+    let subtle = scope().crypto().map_err(storage)?.subtle();
+    let promise = subtle
+        .digest_with_str_and_u8_array("SHA-256", data)
+        .map_err(storage)?;
+    let digest = JsFuture::from(promise).await.map_err(storage)?;
+    Ok(models::hex(&Uint8Array::new(&digest).to_vec()))
+}
+
 /// A file of a model bundled in the .xpi, if there is one.
 pub async fn bundled(id: &str, file: &str) -> Option<Vec<u8>> {
     fetch_bytes(&models::bundled_url(id, file)).await
@@ -53,13 +64,33 @@ pub async fn cached(id: &str, file: &str) -> Result<Option<Vec<u8>>> {
     if found.is_undefined() || found.is_null() {
         return Ok(None);
     }
-    bytes(&found.unchecked_into()).await.map(Some)
+    let response: Response = found.unchecked_into();
+    let recorded = response.headers().get(models::SHA256_HEADER).ok().flatten();
+    let data = bytes(&response).await?;
+    // Files kept by a version that recorded no hash are taken as they are.
+    if let Some(recorded) = recorded {
+        let actual = sha256(&data).await?;
+        if let Err(e) = models::check_kept(id, file, &actual, Some(&recorded)) {
+            JsFuture::from(cache.delete_with_str(&models::cache_key(id, file)))
+                .await
+                .map_err(storage)?;
+            return Err(e);
+        }
+    }
+    Ok(Some(data))
 }
 
-/// Keeps a new model's file aside (see [`models::staging_key`]) until it loads.
+/// Keeps a new model's file aside (see [`models::staging_key`]) until it
+/// loads, with its SHA-256 recorded to check whenever it is read back.
 pub async fn stage(id: &str, file: &str, data: &mut [u8]) -> Result<()> {
     let cache = open_cache().await?;
-    let response = Response::new_with_opt_u8_array(Some(data)).map_err(storage)?;
+    let headers = web_sys::Headers::new().map_err(storage)?;
+    headers
+        .set(models::SHA256_HEADER, &sha256(data).await?)
+        .map_err(storage)?;
+    let init = ResponseInit::new();
+    init.set_headers(&headers);
+    let response = Response::new_with_opt_u8_array_and_init(Some(data), &init).map_err(storage)?;
     JsFuture::from(cache.put_with_str(&models::staging_key(id, file), &response))
         .await
         .map_err(storage)?;
@@ -230,5 +261,10 @@ pub async fn download(
         }
     }
     models::check_complete(file, progress.received(), announced)?;
+    let etag = header("x-linked-etag").or_else(|| header("etag"));
+    if let Some(expected) = models::announced_sha256(etag.as_deref()) {
+        let actual = sha256(&data).await?;
+        models::check_announced(file, &actual, Some(&expected))?;
+    }
     Ok(data)
 }
