@@ -527,6 +527,7 @@ mod tests {
         let level = FromWorker::Level {
             db: -20.0,
             heard_ms: 100.0,
+            dropped_ms: 0.0,
         };
         let effects = c.on_event(WorkerRole::Listen, level, 1.0);
         assert_eq!(broadcasts(&effects)[0]["db"], -20.0);

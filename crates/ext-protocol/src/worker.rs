@@ -224,6 +224,10 @@ pub enum FromWorker {
     Level {
         db: f64,
         heard_ms: f64,
+        /// Passive audio dropped so far because the worker fell behind
+        /// the microphone (see the worker's backlog bound).
+        #[serde(default, skip_serializing_if = "crate::worker::is_zero")]
+        dropped_ms: f64,
     },
     /// The wake word alone (or the mic button: `manual`): the next
     /// utterance is a command.
@@ -421,6 +425,10 @@ impl FromWorker {
     pub fn to_json(&self) -> Value {
         serde_json::to_value(self).unwrap_or(Value::Null)
     }
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
 }
 
 #[cfg(test)]

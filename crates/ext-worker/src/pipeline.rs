@@ -57,6 +57,8 @@ pub struct Pipeline {
     /// Commands handed over and not yet transcribed, oldest first.
     jobs: VecDeque<Job>,
     next_job: u64,
+    /// Passive audio dropped because the worker fell behind, in ms.
+    dropped_ms: f64,
 }
 
 /// A command utterance handed to the command model's worker.
@@ -71,6 +73,18 @@ struct Job {
 
 /// How often a live transcript of a command is redone while it is spoken.
 pub const PARTIAL_EVERY_MS: usize = 1_000;
+
+/// While the worker transcribes, the microphone's blocks wait in its
+/// message queue. Passive audio (no command under way) that waited longer
+/// than this is dropped between utterances, so that a worker slower than
+/// real time catches up instead of falling ever further behind, and the
+/// queue (its memory) stays bounded.
+pub const PASSIVE_BACKLOG_MS: f64 = 2_000.0;
+
+/// Past this wait passive audio is dropped even mid-utterance (speech not
+/// meant for us that never pauses, a TV): the utterance under way goes.
+/// A command under way is never dropped (it ends within its timeout).
+pub const MAX_PASSIVE_BACKLOG_MS: f64 = 8_000.0;
 
 /// How often the input level is reported (the popup's live meter).
 pub const LEVEL_MS: f64 = 100.0;
@@ -97,6 +111,7 @@ impl Pipeline {
             delegate: false,
             jobs: VecDeque::new(),
             next_job: 0,
+            dropped_ms: 0.0,
         };
         pipeline.configure(ListenSettings::default());
         pipeline
@@ -300,6 +315,36 @@ impl Pipeline {
         (!words.is_empty() && words != said).then(|| words.join(" "))
     }
 
+    /// A block that waited `queued_ms` in the worker's queue: dropped if
+    /// it is passive audio the worker is too far behind on (see
+    /// [`PASSIVE_BACKLOG_MS`]), else heard as [`Pipeline::audio`] does.
+    pub fn audio_queued(
+        &mut self,
+        samples: &[f32],
+        rate: u32,
+        queued_ms: f64,
+        post: &mut dyn FnMut(FromWorker),
+    ) {
+        let passive = !self.session.expects_command();
+        let in_speech = self.service.in_speech();
+        let behind =
+            queued_ms > MAX_PASSIVE_BACKLOG_MS || (queued_ms > PASSIVE_BACKLOG_MS && !in_speech);
+        if !(passive && behind && rate > 0) {
+            return self.audio(samples, rate, post);
+        }
+        if in_speech {
+            self.service.reset_listener(false);
+        }
+        let ms = samples.len() as f64 * 1000.0 / f64::from(rate);
+        self.heard_ms += ms;
+        self.dropped_ms += ms;
+    }
+
+    /// Passive audio dropped so far because the worker fell behind, in ms.
+    pub fn dropped_ms(&self) -> f64 {
+        self.dropped_ms
+    }
+
     /// A block of microphone samples at `rate` Hz. Messages go to `post`
     /// as they happen: `status` processing is posted before Whisper runs.
     pub fn audio(&mut self, samples: &[f32], rate: u32, post: &mut dyn FnMut(FromWorker)) {
@@ -316,6 +361,7 @@ impl Pipeline {
                 post(FromWorker::Level {
                     db,
                     heard_ms: self.heard_ms,
+                    dropped_ms: self.dropped_ms,
                 });
                 self.level = (0.0, 0);
             }

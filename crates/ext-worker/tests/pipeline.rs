@@ -345,3 +345,52 @@ fn commands_handed_over_are_not_lost_when_the_second_worker_goes_away() {
     assert_eq!(of(&out, "transcribe").len(), 1, "{out:?}");
     assert!(of(&out, "command").is_empty());
 }
+
+/// Feeds blocks that each waited `queued_ms` in the worker's queue.
+fn feed_queued(p: &mut Pipeline, samples: &[f32], rate: u32, queued_ms: f64) -> Vec<Value> {
+    let mut out = Vec::new();
+    for block in samples.chunks(2048) {
+        p.audio_queued(block, rate, queued_ms, &mut |m| out.push(json(m)));
+    }
+    out
+}
+
+#[test]
+fn a_worker_behind_the_microphone_drops_old_passive_audio_but_never_a_command() {
+    use ext_worker::pipeline::{MAX_PASSIVE_BACKLOG_MS, PASSIVE_BACKLOG_MS};
+    let mut p = loaded();
+    ctl(&mut p, settings(true, 20_000.0));
+    let seconds = spoken().len() as f64 / 16.0;
+
+    // Passive speech that waited too long is dropped, not transcribed.
+    let late = PASSIVE_BACKLOG_MS + 1_000.0;
+    let out = feed_queued(&mut p, &spoken(), 16_000, late);
+    assert!(of(&out, "listening").is_empty(), "{out:?}");
+    assert!(of(&out, "command").is_empty());
+    assert!((p.dropped_ms() - seconds).abs() < 1.0, "{}", p.dropped_ms());
+    // Caught up, the same speech is heard (and ignored: no wake word);
+    // the meter says how much was dropped.
+    let out = feed_queued(&mut p, &spoken(), 16_000, 0.0);
+    assert_eq!(out.iter().filter(|m| m["ignored"] == true).count(), 1);
+    assert!(of(&out, "level")
+        .iter()
+        .all(|l| (l["dropped_ms"].as_f64().unwrap_or(0.0) - seconds).abs() < 1.0));
+
+    // An utterance under way is finished, unless far behind.
+    let all = spoken();
+    let (start, rest) = all.split_at(8_000 + 8_000);
+    feed_queued(&mut p, start, 16_000, 0.0);
+    let out = feed_queued(&mut p, rest, 16_000, late);
+    assert_eq!(out.iter().filter(|m| m["ignored"] == true).count(), 1);
+    feed_queued(&mut p, start, 16_000, 0.0);
+    let out = feed_queued(&mut p, rest, 16_000, MAX_PASSIVE_BACKLOG_MS + 1_000.0);
+    assert!(out.iter().all(|m| m["ignored"] != true), "{out:?}");
+
+    // A command is never dropped, however late.
+    ctl(&mut p, Control::Trigger);
+    let dropped = p.dropped_ms();
+    let out = feed_queued(&mut p, &spoken(), 16_000, 60_000.0);
+    assert_eq!(of(&out, "command").len(), 1, "{out:?}");
+    // Only the silence after it, passive again, may go.
+    assert!(p.dropped_ms() - dropped <= 24_000.0 / 16.0);
+}

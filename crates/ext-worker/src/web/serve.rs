@@ -261,9 +261,14 @@ fn audio(pipeline: &Rc<RefCell<Pipeline>>, data: &JsValue) {
             Some("audio"),
         ));
     }
+    // When the worklet sent it (ms since the epoch): how long it waited
+    // here while the worker was busy.
+    let queued_ms = get(data, "sent")
+        .as_f64()
+        .map_or(0.0, |sent| (js_sys::Date::now() - sent).max(0.0));
     pipeline
         .borrow_mut()
-        .audio(&samples, rate as u32, &mut post);
+        .audio_queued(&samples, rate as u32, queued_ms, &mut post);
 }
 
 /// Where the model came from, for the options page.
