@@ -603,6 +603,47 @@ fn the_fake_microphone_delivers_frames_and_waits_for_the_wake_word() {
 }
 
 #[test]
+fn a_speech_worker_that_traps_while_listening_is_restarted_with_its_model_and_the_microphone() {
+    let env = start_voice();
+    ready(&env, true);
+    capture_events(&env);
+    let answer = send(&env, json!({ "type": "voice_start" }));
+    assert_eq!(answer["ok"], true, "{answer}");
+    // The worker's wasm traps (as a bug in it would).
+    let answer = send(&env, json!({ "type": "debug_worker_trap" }));
+    assert_eq!(answer["ok"], true, "{answer}");
+    // The popup hears that it failed, then that it runs again.
+    let order = wait_for(HEARD, "the worker restarted", || {
+        let kinds = env.ff.session().execute(
+            "return window.__twEvents.map(e => e.reason === 'restarted' ? 'restarted' : e.type);",
+            &[],
+        )?;
+        let kinds: Vec<String> = serde_json::from_value(kinds).unwrap_or_default();
+        Ok(kinds.iter().any(|k| k == "restarted").then_some(kinds))
+    })
+    .unwrap();
+    let failed = order.iter().position(|k| k == "error");
+    let restarted = order.iter().position(|k| k == "restarted");
+    assert!(failed < restarted && failed.is_some(), "{order:?}");
+    // Its model is back (from the cache, no download) and the fake
+    // microphone reaches the new worker: its own clock starts again.
+    let status = send(&env, json!({ "type": "voice_status" }));
+    assert_eq!(status["model"], MODEL, "{status}");
+    wait_for(HEARD, "the microphone heard by the new worker", || {
+        let heard = env.ff.session().execute(
+            r#"const all = window.__twEvents;
+               const at = all.findIndex(e => e.reason === 'restarted');
+               return Math.max(0, ...all.slice(at).filter(e => e.type === 'level').map(e => e.heard_ms));"#,
+            &[],
+        )?;
+        Ok(heard.as_f64().filter(|ms| *ms >= 1_000.0))
+    })
+    .unwrap();
+    assert_eq!(badge(&env), "MIC");
+    let _ = send(&env, json!({ "type": "voice_stop" }));
+}
+
+#[test]
 fn passive_listening_ignores_speech_without_the_wake_word_and_the_mic_button_skips_it() {
     let env = start_voice();
     ready(&env, true);

@@ -88,6 +88,9 @@ pub struct Coordinator {
     command: WorkerView,
     /// Whether the two workers are connected.
     peered: bool,
+    /// When each worker (listening, command) was last restarted after a
+    /// failure, ms since the epoch.
+    restarted_ms: [Option<f64>; 2],
 }
 
 impl Default for Coordinator {
@@ -108,6 +111,7 @@ impl Coordinator {
             listen: WorkerView::default(),
             command: WorkerView::default(),
             peered: false,
+            restarted_ms: [None, None],
         }
     }
 
@@ -206,6 +210,32 @@ impl Coordinator {
             "error": Error::failed(message) });
         effects.extend(self.remember(event, now_ms));
         effects.extend(self.set_badge(Badge::Error));
+        effects
+    }
+
+    /// Whether a worker that failed while listening is restarted now (with
+    /// its model, and the microphone handed to it again): not if it was
+    /// restarted less than a minute ago, so a worker that keeps failing
+    /// stays down and says so rather than failing over and over.
+    pub fn restart_due(&mut self, role: WorkerRole, now_ms: f64) -> bool {
+        if !self.listening {
+            return false;
+        }
+        let last = &mut self.restarted_ms[role as usize];
+        let due = last.is_none_or(|t| now_ms < t || now_ms - t >= 60_000.0);
+        if due {
+            *last = Some(now_ms);
+        }
+        due
+    }
+
+    /// A failed worker runs again, its model loaded: the popup is told,
+    /// and the badge says listening again.
+    pub fn worker_restarted(&mut self, role: WorkerRole, now_ms: f64) -> Vec<Effect> {
+        let mut effects = self.set_badge(Badge::Listening);
+        let event = json!({ "type": "status", "state": self.mode, "reason": "restarted",
+            "worker": role, "model": self.worker(role).loaded });
+        effects.extend(self.remember(event, now_ms));
         effects
     }
 
@@ -572,6 +602,31 @@ mod tests {
         assert!(!c.is_peered());
         assert_eq!(c.command_holder(), WorkerRole::Listen);
         assert_eq!(c.status().workers, 1);
+    }
+
+    #[test]
+    fn a_worker_failing_while_listening_is_restarted_at_most_once_a_minute() {
+        let mut c = Coordinator::new();
+        c.worker_started(WorkerRole::Listen);
+        // Not listening: it starts again on next use, not now.
+        c.worker_failed(WorkerRole::Listen, "RuntimeError: unreachable", 0.0);
+        assert!(!c.restart_due(WorkerRole::Listen, 0.0));
+        c.listening_started(1.0);
+        c.worker_failed(WorkerRole::Listen, "RuntimeError: unreachable", 2.0);
+        assert!(c.restart_due(WorkerRole::Listen, 3.0));
+        c.worker_started(WorkerRole::Listen);
+        c.model_loaded(WorkerRole::Listen, Some("tiny.en".into()), json!({}), 4.0);
+        let effects = c.worker_restarted(WorkerRole::Listen, 5.0);
+        assert!(effects.contains(&Effect::SetBadge(Badge::Listening)));
+        let told = broadcasts(&effects);
+        assert_eq!(told[0]["reason"], "restarted", "{told:?}");
+        assert_eq!(told[0]["model"], "tiny.en");
+        // Failing again within the minute: it stays down (and says so).
+        c.worker_failed(WorkerRole::Listen, "RuntimeError: unreachable", 6.0);
+        assert!(!c.restart_due(WorkerRole::Listen, 30_000.0));
+        assert!(c.restart_due(WorkerRole::Listen, 61_000.0));
+        // The other worker has its own minute.
+        assert!(c.restart_due(WorkerRole::Command, 61_000.0));
     }
 
     #[test]

@@ -107,6 +107,7 @@ pub fn log_view(entry: &Value) -> EntryView {
 /// the background passes on; None for events that do not change it.
 pub fn voice_status_key(event: &Value) -> Option<&'static str> {
     Some(match (event["type"].as_str()?, event["state"].as_str()) {
+        ("status", _) if event["reason"] == "restarted" => "voiceRestarted",
         ("listening", _) => "voiceHearing",
         ("wake", _) => "voiceAwake",
         ("status", Some("processing")) => "statusThinking",
@@ -220,6 +221,10 @@ mod tests {
         assert_eq!(
             key(json!({"type": "error", "error": {}})),
             Some("statusError")
+        );
+        assert_eq!(
+            key(json!({"type": "status", "state": "passive", "reason": "restarted"})),
+            Some("voiceRestarted")
         );
         assert_eq!(key(json!({"type": "level", "db": -20})), None);
         assert_eq!(key(json!({"nonsense": 1})), None);

@@ -84,6 +84,9 @@ pub enum Request {
     /// install it): panics in the background page while it holds its lock,
     /// to show that it recovers. Refused in a normal install.
     DebugPanic,
+    /// Development only, as `debug_panic`: the listening speech worker
+    /// traps, to show that it is restarted with its model.
+    DebugWorkerTrap,
     ModelRemove {
         model: String,
     },
@@ -160,6 +163,7 @@ impl Request {
         "model_remove",
         "model_list",
         "debug_panic",
+        "debug_worker_trap",
     ];
 
     /// Reads a message, saying clearly what is wrong with a bad one.
@@ -212,6 +216,7 @@ impl Request {
             Request::ModelRemove { .. } => "model_remove",
             Request::ModelList => "model_list",
             Request::DebugPanic => "debug_panic",
+            Request::DebugWorkerTrap => "debug_worker_trap",
         }
     }
 
@@ -260,6 +265,7 @@ mod tests {
             json!({"type": "model_remove", "model": "mine"}),
             json!({"type": "model_list"}),
             json!({"type": "debug_panic"}),
+            json!({"type": "debug_worker_trap"}),
         ];
         let mut seen = std::collections::BTreeSet::new();
         for example in examples {

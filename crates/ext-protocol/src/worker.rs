@@ -95,6 +95,10 @@ pub enum ToWorker {
     Port,
     /// The other worker's port (`port` payload).
     Peer { role: WorkerRole },
+    /// Development only (the background sends it for `debug_worker_trap`):
+    /// the worker traps, as a bug in its wasm would, to show that the
+    /// background restarts it.
+    DebugTrap,
     /// A block of microphone samples (`samples` payload) at `rate` Hz.
     Audio { rate: f64 },
     /// From the listening worker, in the command model's: transcribe an
@@ -131,6 +135,7 @@ impl ToWorker {
             ToWorker::Bundled => "bundled",
             ToWorker::Port => "port",
             ToWorker::Peer { .. } => "peer",
+            ToWorker::DebugTrap => "debug_trap",
             ToWorker::Audio { .. } => "audio",
             ToWorker::Transcribe { .. } => "transcribe",
             ToWorker::Transcribed(_) => "transcribed",

@@ -117,6 +117,16 @@ async fn route(
             ))
             .to_json()
         }
+        Request::DebugWorkerTrap => {
+            if installed_for_development().await {
+                voice.debug_trap();
+                return serde_json::json!({ "ok": true });
+            }
+            Failure::new(Error::refused(
+                "debug_worker_trap is only for a temporarily installed (development) add-on.",
+            ))
+            .to_json()
+        }
         Request::LlmTest { llm } => llm::test_message(background, llm.as_ref()).await,
         request => {
             let changes_settings = matches!(request, Request::SetSettings { .. });

@@ -38,8 +38,8 @@ pub type Bg = Rc<Background<FirefoxBrowser, LocalStorage>>;
 struct Capture {
     context: AudioContext,
     stream: Option<MediaStream>,
-    // Kept so the graph is not collected while it runs.
-    _node: AudioWorkletNode,
+    /// The worklet; also kept so the graph is not collected while it runs.
+    node: AudioWorkletNode,
     _source: JsValue,
 }
 
@@ -254,6 +254,45 @@ impl Voice {
 
     // ---- workers ----
 
+    /// `debug_worker_trap` (development installs only): the listening
+    /// worker traps.
+    pub fn debug_trap(&self) {
+        self.listener.post(&ToWorker::DebugTrap);
+    }
+
+    /// A worker failed while listening: it starts again with its model
+    /// (from the .xpi or the cache, no download) and, for the listening
+    /// one, the microphone is handed to it again; the popup is told.
+    fn recover(self: &Rc<Self>, role: WorkerRole) {
+        let due = self
+            .coordinator
+            .borrow_mut()
+            .restart_due(role, js_sys::Date::now());
+        if !due || self.capture.borrow().is_none() {
+            return;
+        }
+        let me = self.clone();
+        spawn_local(async move {
+            let restarted = async {
+                me.ensure_model().await?;
+                me.send_vocabulary().await;
+                if let Some(capture) = me.capture.borrow().as_ref() {
+                    hand_port(&capture.node, &me.listener).map_err(|e| {
+                        Error::failed(format!("Audio did not reconnect: {}", js_message(&e)))
+                    })?;
+                }
+                Ok::<(), Error>(())
+            }
+            .await;
+            let now = js_sys::Date::now();
+            let effects = match restarted {
+                Ok(()) => me.coordinator.borrow_mut().worker_restarted(role, now),
+                Err(e) => me.coordinator.borrow_mut().failed(&e.to_json(), now),
+            };
+            me.apply(effects);
+        });
+    }
+
     /// Starts a worker unless it runs; a request arriving while it starts
     /// waits for it too.
     async fn start_worker(self: &Rc<Self>, role: WorkerRole) -> Result<(), Error> {
@@ -269,6 +308,7 @@ impl Voice {
                         js_sys::Date::now(),
                     );
                     failed.apply(effects);
+                    failed.recover(role);
                 },
             )
             .await?;
@@ -287,7 +327,12 @@ impl Voice {
     /// tool call would land in the action log).
     async fn send_vocabulary(&self) {
         use crate::browser::Browser;
-        let browser = self.background.browser();
+        use crate::scope::{focused_is_private, Scoped};
+        // Only the tabs a command given now may touch (private ones only
+        // from a private window).
+        let inner = self.background.browser();
+        let private = focused_is_private(inner).await.unwrap_or(false);
+        let browser = Scoped::new(inner, private);
         let tabs = browser.tabs().await.unwrap_or_default();
         let groups = browser.groups().await.unwrap_or_default();
         let names = || tabs.iter().map(|t| (t.title.as_str(), t.url.as_str()));
@@ -530,17 +575,7 @@ impl Voice {
         .await
         .map_err(failed)?;
         let node = AudioWorkletNode::new(&context, "tw-capture").map_err(failed)?;
-        // The worklet posts straight to the worker: no hop through here.
-        let channel = MessageChannel::new().map_err(failed)?;
-        node.port()
-            .map_err(failed)?
-            .post_message_with_transferable(&channel.port1(), &Array::of1(&channel.port1()))
-            .map_err(failed)?;
-        let port_message = to_js(&ToWorker::Port.to_json());
-        let _ = Reflect::set(&port_message, &"port".into(), &channel.port2());
-        self.listener
-            .post_transfer(&port_message, &channel.port2())
-            .map_err(failed)?;
+        hand_port(&node, &self.listener).map_err(failed)?;
         let (source_node, stream): (JsValue, Option<MediaStream>) = match &source.audio_url {
             Some(url) => {
                 let file = self.play_file(&context, url).await?;
@@ -567,7 +602,7 @@ impl Voice {
         Ok(Capture {
             context,
             stream,
-            _node: node,
+            node,
             _source: source_node,
         })
     }
@@ -859,4 +894,15 @@ fn unexpected(answer: &FromWorker) -> Error {
         "the speech worker answered '{}' unexpectedly",
         answer.kind()
     ))
+}
+
+/// Gives the worklet a new channel to the listening worker: it posts its
+/// blocks straight there, with no hop through the background.
+fn hand_port(node: &AudioWorkletNode, listener: &SpeechWorker) -> Result<(), JsValue> {
+    let channel = MessageChannel::new()?;
+    node.port()?
+        .post_message_with_transferable(&channel.port1(), &Array::of1(&channel.port1()))?;
+    let port_message = to_js(&ToWorker::Port.to_json());
+    let _ = Reflect::set(&port_message, &"port".into(), &channel.port2());
+    listener.post_transfer(&port_message, &channel.port2())
 }

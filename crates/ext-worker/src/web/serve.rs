@@ -92,6 +92,9 @@ fn handle(pipeline: &Rc<RefCell<Pipeline>>, data: JsValue) {
     };
     match message {
         ToWorker::Peer { role } => peer(pipeline, &data, role),
+        // Only the background can post here, and only for a development
+        // install (`debug_worker_trap`).
+        ToWorker::DebugTrap => panic!("debug_trap: the speech worker traps"),
         ToWorker::Port => match get(&data, "port").dyn_into::<MessagePort>() {
             // The worklet's blocks then arrive through the same handler.
             Ok(port) => port.set_onmessage(scope().onmessage().as_ref()),
