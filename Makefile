@@ -140,14 +140,17 @@ SOAK_MINUTES ?= 10
 soak: xpi test-tools
 	SOAK_MINUTES=$(SOAK_MINUTES) cargo run --quiet --release -p tab-whisperer --bin soak
 
-## Fuzz the interpreter and the message API (FUZZ_SECONDS each; stable
+## Fuzz the interpreter, the background's messages (one, and sequences of
+## them on a changing browser with failing storage) and the speech worker's
+## messages and audio (FUZZ_SECONDS each; stable
 ## Rust, so RUSTC_BOOTSTRAP lets cargo-fuzz pass its flags).
 FUZZ_SECONDS ?= 120
 fuzz:
 	@command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --root $(TOOLS)
-	cd crates/ext-core && for t in interpret messages; do \
+	cd crates/ext-core && for t in interpret messages sessions; do \
 	  RUSTC_BOOTSTRAP=1 cargo fuzz run --sanitizer none $$t -- -max_total_time=$(FUZZ_SECONDS) -max_len=4096; \
 	done
+	cd crates/ext-worker && RUSTC_BOOTSTRAP=1 cargo fuzz run --sanitizer none worker -- -max_total_time=$(FUZZ_SECONDS) -max_len=4096
 
 ## Every test: native unit tests (real tiny.en on synthesized speech
 ## included), lints, the speech engine in wasm in a Firefox worker, then

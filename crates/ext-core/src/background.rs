@@ -112,6 +112,10 @@ impl<B: Browser, S: Storage> Background<B, S> {
         &self.browser
     }
 
+    pub fn storage(&self) -> &S {
+        &self.storage
+    }
+
     /// Answers one message. Never fails: problems become `{ok: false, error}`.
     pub async fn handle(&self, msg: Value) -> Value {
         match Request::parse(&msg) {

@@ -158,6 +158,15 @@ fn bad_blocks_are_reported_and_listening_goes_on() {
     assert_eq!(out[0]["type"], "error", "{out:?}");
     let out = feed(&mut p, &spoken(), 16_000);
     assert_eq!(of(&out, "command").len(), 1);
+    // NaN and infinities (a broken source) at any rate are silence: they
+    // once made the resampler panic (found by `make fuzz`).
+    for rate in [8_000, 44_100, 48_000, 384_000] {
+        let broken = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 0.5].repeat(2_048);
+        let out = feed(&mut p, &broken, rate);
+        assert!(of(&out, "command").is_empty(), "{out:?}");
+    }
+    let out = feed(&mut p, &spoken(), 16_000);
+    assert_eq!(of(&out, "command").len(), 1);
     // Stopping mid-utterance still answers it.
     let mut p = loaded();
     ctl(&mut p, settings(false, 20_000.0));
