@@ -3,7 +3,10 @@
 //! (10 by default). After every undo the layout must be what it was
 //! (window, index, pinned, muted, group look, selected tab); prints how
 //! many commands ran, how many did not come back exactly, tabs lost, and
-//! the memory of Firefox's processes at the start and end. Figures only.
+//! the memory of Firefox's processes at the start and after each minute
+//! (after asking Firefox to minimize its memory, as under memory pressure,
+//! so that what is measured is what is kept, not garbage not yet
+//! collected). Figures only.
 
 use ext_core::layout::{random_change, Layout, Seeded};
 use std::process::ExitCode;
@@ -62,19 +65,38 @@ fn descendants_rss_mib() -> f64 {
     kib as f64 / 1024.0
 }
 
+/// The memory Firefox keeps: garbage collected and caches dropped first
+/// (the `heap-minimize` memory-pressure notice, which content processes
+/// hear too), then every process's resident memory.
+fn kept_memory_mib(ff: &Firefox) -> f64 {
+    let _ = ff.chrome(
+        r#"Services.obs.notifyObservers(null, "memory-pressure", "heap-minimize");
+           Cu.forceGC(); Cu.forceCC(); Cu.forceShrinkingGC();
+           return null;"#,
+    );
+    std::thread::sleep(Duration::from_secs(2));
+    descendants_rss_mib()
+}
+
 fn run(minutes: f64, seed: u64) -> Result<()> {
     let pages = PageServer::start()?;
     let ff = Firefox::headless()?;
     let layout = Layout::issue_15(500);
     let windows = open_layout(&ff, &layout, |t| pages.page(t), Duration::from_secs(900))?;
     let start_tabs = snapshot(&ff, &windows)?.len();
-    let memory_start = descendants_rss_mib();
+    let memory_start = kept_memory_mib(&ff);
+    let mut memory_by_minute = Vec::new();
+    let mut next_sample = Instant::now() + Duration::from_secs(60);
     let mut rng = Seeded::new(seed);
     let (mut ran, mut refused, mut not_exact) = (0, 0, 0);
     let mut slowest = (0.0f64, String::new());
     let mut undo_ms = Vec::new();
     let deadline = Instant::now() + Duration::from_secs_f64(minutes * 60.0);
     while Instant::now() < deadline {
+        if Instant::now() >= next_sample {
+            memory_by_minute.push(kept_memory_mib(&ff));
+            next_sample = Instant::now() + Duration::from_secs(60);
+        }
         let before = snapshot(&ff, &windows)?;
         let (what, answer) = if rng.chance(20) {
             let text = COMMANDS[rng.below(COMMANDS.len())];
@@ -104,7 +126,7 @@ fn run(minutes: f64, seed: u64) -> Result<()> {
         }
     }
     let end_tabs = snapshot(&ff, &windows)?.len();
-    let memory_end = descendants_rss_mib();
+    let memory_end = kept_memory_mib(&ff);
     undo_ms.sort_by(f64::total_cmp);
     let median = undo_ms.get(undo_ms.len() / 2).copied().unwrap_or(0.0);
     println!("\nsoak: {minutes} min of mixed changes on {start_tabs} tabs over two windows, each undone (seed {seed})");
@@ -117,6 +139,11 @@ fn run(minutes: f64, seed: u64) -> Result<()> {
         slowest.0, slowest.1
     );
     println!("Firefox processes' memory: {memory_start:.0} MiB at the start, {memory_end:.0} MiB at the end");
+    let series: Vec<String> = memory_by_minute.iter().map(|m| format!("{m:.0}")).collect();
+    println!(
+        "after each minute (MiB, after heap-minimize): {}",
+        series.join(", ")
+    );
     Ok(())
 }
 
