@@ -218,3 +218,63 @@ fn microphone_blocks_at_44_khz_become_a_heard_command() {
     }
     assert_eq!(kinds, ["listening", "status", "command"]);
 }
+
+/// The wasm memory's size, in bytes (it only grows).
+fn wasm_memory_bytes() -> f64 {
+    use wasm_bindgen::JsCast;
+    wasm_bindgen::memory()
+        .dyn_into::<js_sys::WebAssembly::Memory>()
+        .map(|m| {
+            m.buffer()
+                .unchecked_into::<js_sys::ArrayBuffer>()
+                .byte_length() as f64
+        })
+        .unwrap_or(0.0)
+}
+
+#[wasm_bindgen_test]
+fn audio_fed_faster_than_real_time_keeps_the_backlog_and_memory_bounded() {
+    let speech = samples(reference!("audio/speech.wav"));
+    let pause = vec![0.0f32; 16_000];
+    let mut worker = WhisperWorker::new();
+    assert_eq!(load(&mut worker, &ENGLISH)["ok"], true);
+    // Waiting for the wake word (passive).
+    let configure = r#"{"type": "configure", "voice": {"wakeWordEnabled": true}}"#;
+    worker.control(configure);
+    let feed = |worker: &mut WhisperWorker, utterances: usize, queued_ms: f64| {
+        let mut heard = 0;
+        for _ in 0..utterances {
+            for part in [&pause, &speech, &pause] {
+                for block in part.chunks(2_048) {
+                    let events: Value =
+                        serde_json::from_str(&worker.audio_queued(block, 16_000, queued_ms))
+                            .unwrap();
+                    heard += events
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .filter(|e| e["type"] == "listening")
+                        .count();
+                }
+            }
+        }
+        heard
+    };
+    // In time, each utterance is heard (and transcribed: passive speech
+    // without the wake word is ignored).
+    assert_eq!(feed(&mut worker, 5, 0.0), 5);
+    let settled = wasm_memory_bytes();
+    // Ten more, as fast as the loop runs, still in time: memory settled.
+    assert_eq!(feed(&mut worker, 10, 0.0), 10);
+    // A backlog (each block waited 5 s): minutes of passive speech are
+    // dropped, not queued for Whisper, and memory does not grow.
+    let utterances = (10.0 * 60.0 / (2.0 + speech.len() as f64 / 16_000.0)) as usize;
+    assert_eq!(feed(&mut worker, utterances, 5_000.0), 0);
+    assert!(
+        wasm_memory_bytes() <= settled + 4.0 * 1024.0 * 1024.0,
+        "{} bytes after, {settled} before",
+        wasm_memory_bytes()
+    );
+    // Caught up: heard again.
+    assert_eq!(feed(&mut worker, 1, 0.0), 1);
+}

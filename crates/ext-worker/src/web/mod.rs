@@ -117,6 +117,15 @@ impl WhisperWorker {
         self.pipeline.audio(samples, rate, &mut |m| out.push(m));
         events(out)
     }
+
+    /// The same for a block that waited `queued_ms` in the worker's queue
+    /// (see [`crate::pipeline::PASSIVE_BACKLOG_MS`]).
+    pub fn audio_queued(&mut self, samples: &[f32], rate: u32, queued_ms: f64) -> String {
+        let mut out = Vec::new();
+        self.pipeline
+            .audio_queued(samples, rate, queued_ms, &mut |m| out.push(m));
+        events(out)
+    }
 }
 
 impl Default for WhisperWorker {
