@@ -284,6 +284,17 @@ fn the_api_key_goes_only_to_the_server_it_was_saved_for() {
             .send(&json!({ "type": "llm_test", "llm": llm }))
             .unwrap()
     };
+    // Everything the background tells an open page, from now on.
+    env.ff
+        .session()
+        .execute(
+            r#"window.__twTold = [];
+               const port = browser.runtime.connect({ name: "popup" });
+               port.onMessage.addListener(m => window.__twTold.push(JSON.stringify(m)));
+               return null;"#,
+            &[],
+        )
+        .unwrap();
     let saved = set(
         json!({ "llm": { "provider": "openai", "baseUrl": one.url, "apiKey": "sk-secret", "model": "m" } }),
     );
@@ -322,7 +333,13 @@ fn the_api_key_goes_only_to_the_server_it_was_saved_for() {
     assert_eq!(two.count(), before + 1);
     assert_eq!(two.last(), None);
 
-    // Nothing the extension answers or logs carries the key.
+    // Nothing the extension answers, tells open pages or logs carries it.
+    let told = env
+        .ff
+        .session()
+        .execute("return window.__twTold.join('\\n');", &[])
+        .unwrap();
+    assert!(!told.to_string().contains("sk-secret"), "{told}");
     for message in [json!({ "type": "settings" }), json!({ "type": "log" })] {
         let answer = env.ff.send(&message).unwrap();
         assert!(

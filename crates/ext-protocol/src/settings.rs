@@ -70,6 +70,9 @@ pub struct LlmSettings {
     pub api_key: String,
     pub temperature: f64,
     pub max_tokens: u32,
+    /// With a provider: "fallback" (the interpreter first, the model for
+    /// what it cannot place) or "always" (the model for every request).
+    pub mode: String,
 }
 
 impl Default for Settings {
@@ -99,6 +102,7 @@ impl Default for LlmSettings {
             api_key: String::new(),
             temperature: 0.0,
             max_tokens: 512,
+            mode: "fallback".into(),
         }
     }
 }
@@ -193,6 +197,7 @@ impl Settings {
             }
         }
         one_of("llm.provider", &self.llm.provider, PROVIDERS)?;
+        one_of("llm.mode", &self.llm.mode, &["fallback", "always"])?;
         let phrase = self.voice.wake_phrase.trim();
         if phrase.is_empty() || phrase.chars().count() > 40 {
             return Err(Error::invalid(
@@ -467,6 +472,9 @@ mod tests {
             .merged(&json!({"llm": {"baseUrl": "https://api.one.example/v2"}}))
             .unwrap();
         assert_eq!(path.llm.api_key, "sk-1", "the same origin keeps it");
+        // What the speech workers are sent never carries it.
+        let to_workers = serde_json::to_string(&saved.listen()).unwrap();
+        assert!(!to_workers.contains("sk-1"), "{to_workers}");
         // Plain http only to this computer.
         let e = saved
             .merged(&json!({"llm": {"baseUrl": "http://192.168.1.5:11434"}}))
