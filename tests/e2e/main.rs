@@ -5,6 +5,7 @@
 //! Each test starts its own browser with [`tab_whisperer::Firefox`]; one
 //! module per area.
 
+mod agent;
 mod browse;
 mod commands;
 mod groups;

@@ -2,6 +2,7 @@
 //! log and the message API. Everything here but `web` is plain Rust that
 //! builds and tests natively; `web` binds it to Firefox in wasm.
 
+pub mod agent;
 pub mod background;
 pub mod browser;
 pub mod corpus;

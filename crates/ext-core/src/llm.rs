@@ -26,6 +26,17 @@ pub fn probe(settings: &LlmSettings) -> ToolResult<Probe> {
             ))
         }
     };
+    let base = checked_base(settings)?;
+    let key = settings.api_key.trim();
+    Ok(Probe {
+        url: format!("{base}{path}"),
+        authorization: (!key.is_empty()).then(|| format!("Bearer {key}")),
+    })
+}
+
+/// The server's base URL without its last slash, if it may be asked:
+/// http(s), and plain http only on this computer.
+pub fn checked_base(settings: &LlmSettings) -> ToolResult<String> {
     let base = settings.base_url.trim().trim_end_matches('/');
     if !(base.starts_with("http://") || base.starts_with("https://")) || base.len() < 10 {
         return Err(ToolError::invalid(
@@ -39,11 +50,7 @@ pub fn probe(settings: &LlmSettings) -> ToolResult<Probe> {
              use https:// for others.",
         ));
     }
-    let key = settings.api_key.trim();
-    Ok(Probe {
-        url: format!("{base}{path}"),
-        authorization: (!key.is_empty()).then(|| format!("Bearer {key}")),
-    })
+    Ok(base.to_string())
 }
 
 /// What the server's answer to [`probe`] says: the models it offers and

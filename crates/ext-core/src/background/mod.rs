@@ -4,6 +4,8 @@
 //! whatever it is sent; [`Background::answer`] takes a typed
 //! [`Request`].
 
+mod agent_turn;
+
 use crate::browser::Browser;
 use crate::error::{ToolError, ToolResult};
 use crate::interpret::{self, Plan, Special};
@@ -72,6 +74,8 @@ pub struct Background<B, S> {
     /// The request being answered came from a private window: it sees
     /// only private tabs, and nothing of it is logged or stored.
     private: Cell<bool>,
+    /// How to reach the optional language model (see `agent_turn`).
+    transport: RefCell<Option<crate::agent::Transport>>,
 }
 
 impl<B: Browser, S: Storage> Background<B, S> {
@@ -91,6 +95,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
             frozen: RefCell::default(),
             notices: RefCell::default(),
             private: Cell::new(false),
+            transport: RefCell::default(),
         }
     }
 
@@ -345,6 +350,15 @@ impl<B: Browser, S: Storage> Background<B, S> {
             }
             (Some(Special::Undo), None) => return self.undo_locked(None).await,
             (None, None) => {}
+        }
+        if let Some(request) = self.for_model(text, &plan) {
+            return self.run_agent(text, request, &state, plan).await;
+        }
+        if crate::agent::forced(text).is_some() {
+            let e = ToolError::invalid(
+                "No language model is set up: choose one on the options page (Language model).",
+            );
+            return self.refuse(text, e).await;
         }
         if let Some(code) = plan.error {
             return self

@@ -81,3 +81,59 @@ async fn ask(settings: &LlmSettings) -> Result<Value, ToolError> {
     })?;
     read_models(settings, &probe.url, status, &body)
 }
+
+/// A model that has not answered by then is given up on (a turn takes at
+/// most ten of these).
+const CHAT_TIMEOUT_MS: i32 = 60_000;
+
+/// The agent's way to the language model: a POST of JSON with `fetch`.
+pub fn transport() -> crate::agent::Transport {
+    std::rc::Rc::new(|request: crate::agent::provider::HttpRequest| {
+        Box::pin(async move { post_json(&request).await })
+    })
+}
+
+async fn post_json(request: &crate::agent::provider::HttpRequest) -> Result<(u16, String), String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let init = RequestInit::new();
+    init.set_method("POST");
+    let headers = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&headers, &"Content-Type".into(), &"application/json".into());
+    if let Some(authorization) = &request.authorization {
+        let _ = js_sys::Reflect::set(&headers, &"Authorization".into(), &authorization.into());
+    }
+    init.set_headers(&headers);
+    init.set_body(&request.body.to_string().into());
+    let controller = AbortController::new().map_err(|_| "no AbortController")?;
+    init.set_signal(Some(&controller.signal()));
+    let abort = Closure::once_into_js(move || controller.abort());
+    let timer = window
+        .set_timeout_with_callback_and_timeout_and_arguments_0(
+            abort.unchecked_ref(),
+            CHAT_TIMEOUT_MS,
+        )
+        .ok();
+    let answer = async {
+        let response: Response =
+            JsFuture::from(window.fetch_with_str_and_init(&request.url, &init))
+                .await?
+                .unchecked_into();
+        let text = JsFuture::from(response.text()?).await?;
+        Ok::<_, JsValue>((response.status(), text.as_string().unwrap_or_default()))
+    }
+    .await;
+    if let Some(timer) = timer {
+        window.clear_timeout_with_handle(timer);
+    }
+    answer.map_err(|e| {
+        let name = js_sys::Reflect::get(&e, &"name".into())
+            .ok()
+            .and_then(|n| n.as_string())
+            .unwrap_or_default();
+        if name == "AbortError" {
+            format!("no answer in {} s", CHAT_TIMEOUT_MS / 1000)
+        } else {
+            "the connection failed".into()
+        }
+    })
+}

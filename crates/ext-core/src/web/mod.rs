@@ -25,6 +25,7 @@ use wasm_bindgen_futures::future_to_promise;
 pub fn start() {
     std::panic::set_hook(Box::new(restart_after_panic));
     let background = Rc::new(Background::new(FirefoxBrowser, LocalStorage));
+    background.set_transport(llm::transport());
     let voice = voice::Voice::new(background.clone());
     let listener_voice = voice.clone();
     let on_message = Closure::<dyn Fn(JsValue, JsValue) -> Promise>::new(
