@@ -183,6 +183,7 @@ impl CutServer {
                     // /huge/…: announces 3 GB, sends a little and stops.
                     // /gzip/…: the whole file, gzip-encoded (its
                     // Content-Length is the compressed size).
+                    // /trickle/…: an endless body, a byte at a time.
                     // /sha/…: the whole file, its SHA-256 as the ETag (as
                     // the Hugging Face hub does); /badsha/…: another
                     // file's SHA-256 as the ETag. Else: the file's length
@@ -195,6 +196,21 @@ impl CutServer {
                         ("sha", rest.to_string())
                     } else if let Some(rest) = path.strip_prefix("/badsha") {
                         ("badsha", rest.to_string())
+                    } else if path.starts_with("/trickle") {
+                        // An endless body at 4 bytes a second, no length
+                        // announced, until the client gives up.
+                        let _ = stream.write_all(
+                            b"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n",
+                        );
+                        std::thread::spawn(move || {
+                            for _ in 0..480 {
+                                if stream.write_all(b"{").and_then(|_| stream.flush()).is_err() {
+                                    break;
+                                }
+                                std::thread::sleep(std::time::Duration::from_millis(250));
+                            }
+                        });
+                        continue;
                     } else {
                         ("cut", path.clone())
                     };

@@ -233,6 +233,17 @@ fn a_model_downloads_with_progress_survives_a_restart_and_bad_downloads_are_refu
     assert!(message.contains("config.json"), "{message}");
     assert_eq!(installed(&env), json!([]));
 
+    // An endless body that trickles in is given up on as stalled (the
+    // model lock is not held for ever), and nothing is kept.
+    let answer = send(
+        &env,
+        json!({ "type": "model_install", "model": MODEL, "url": env.pages.cut_url("/trickle/good/") }),
+    );
+    assert_eq!(answer["error"]["code"], "DOWNLOAD_FAILED", "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap();
+    assert!(message.contains("stopped sending"), "{message}");
+    assert_eq!(installed(&env), json!([]));
+
     // A server announcing 3 GB is refused at once, before any of it is
     // kept in memory; a plain-http address elsewhere is refused too.
     let answer = send(

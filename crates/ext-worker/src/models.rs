@@ -58,6 +58,41 @@ pub const FILES: [&str; 4] = [CONFIG, TOKENIZER, SAFETENSORS, GGUF];
 /// memory could not hold much more beside the model being built).
 pub const MAX_FILE_BYTES: u64 = 1_200_000_000;
 
+/// A download that receives less than [`STALL_BYTES`] in this long (ms)
+/// has stalled (a server that stopped, or trickles bytes for ever): it is
+/// aborted rather than left holding the model lock.
+pub const STALL_MS: i32 = 20_000;
+pub const STALL_BYTES: usize = 64 * 1024;
+
+/// Tells a stalled download from a slow one: bytes counted per window of
+/// [`STALL_MS`].
+#[derive(Debug, Clone, Copy)]
+pub struct StallWatch {
+    window_start_ms: f64,
+    bytes: usize,
+}
+
+impl StallWatch {
+    pub fn new(now_ms: f64) -> Self {
+        StallWatch {
+            window_start_ms: now_ms,
+            bytes: 0,
+        }
+    }
+
+    /// `bytes` arrived at `now_ms`: false once a whole window brought too
+    /// little.
+    pub fn arrived(&mut self, bytes: usize, now_ms: f64) -> bool {
+        self.bytes += bytes;
+        if now_ms - self.window_start_ms < f64::from(STALL_MS) {
+            return true;
+        }
+        let moving = self.bytes >= STALL_BYTES;
+        *self = StallWatch::new(now_ms);
+        moving
+    }
+}
+
 /// Models are downloaded over https, or from this computer.
 pub fn check_source(url: &str) -> Result<()> {
     if url.starts_with("https://") || ext_protocol::settings::is_loopback(url) {
@@ -386,6 +421,24 @@ mod tests {
         let e = check_kept("tiny", "config.json", &"0".repeat(64), Some(&lower)).unwrap_err();
         assert_eq!(e.code, ErrorCode::ModelInvalid);
         assert_eq!(hex(&[0, 15, 255]), "000fff");
+    }
+
+    #[test]
+    fn a_download_that_trickles_is_a_stalled_one() {
+        let mut watch = StallWatch::new(0.0);
+        // 1 byte a second for ever: stalled after one window.
+        let mut t = 0.0;
+        let mut stalled_at = None;
+        while t < 60_000.0 && stalled_at.is_none() {
+            t += 1_000.0;
+            if !watch.arrived(1, t) {
+                stalled_at = Some(t);
+            }
+        }
+        assert_eq!(stalled_at, Some(f64::from(STALL_MS)));
+        // A slow but real download (100 kB/s) goes on.
+        let mut watch = StallWatch::new(0.0);
+        assert!((1..600).all(|s| watch.arrived(100_000, f64::from(s) * 1_000.0)));
     }
 
     #[test]

@@ -194,8 +194,27 @@ async fn cached_ids() -> Result<Vec<String>> {
     Ok(models::installed(&keys))
 }
 
+/// Resolves with `undefined` after `ms`: raced against a step of a
+/// download, it tells a stalled server from a slow one.
+fn timer(ms: i32) -> js_sys::Promise {
+    js_sys::Promise::new(&mut |resolve, _| {
+        let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+    })
+}
+
+/// `promise`, or `None` if it has not settled within [`models::STALL_MS`].
+async fn within_stall_limit(
+    promise: js_sys::Promise,
+) -> std::result::Result<Option<JsValue>, JsValue> {
+    let race = js_sys::Promise::race(&js_sys::Array::of2(&promise, &timer(models::STALL_MS)));
+    let settled = JsFuture::from(race).await?;
+    Ok((!settled.is_undefined()).then_some(settled))
+}
+
 /// Downloads `url`, posting progress as it arrives. A refused address, an
-/// HTTP error or a body cut short is a `DOWNLOAD_FAILED` saying which.
+/// HTTP error, a body cut short or a server that stops sending (no byte
+/// for [`models::STALL_MS`]: the download is aborted, so the model lock is
+/// not held for ever) is a `DOWNLOAD_FAILED` saying which.
 pub async fn download(
     url: &str,
     id: &str,
@@ -203,10 +222,24 @@ pub async fn download(
     post: &dyn Fn(FromWorker),
 ) -> Result<Vec<u8>> {
     let failed = |what: String| Error::new(ErrorCode::DownloadFailed, format!("{url}: {what}"));
-    let response: Response = JsFuture::from(scope().fetch_with_str(url))
-        .await
-        .map_err(|e| failed(message(&e)))?
-        .unchecked_into();
+    let stalled = |received: usize| {
+        failed(format!(
+            "the server stopped sending after {received} bytes (nothing for {} s); try again",
+            models::STALL_MS / 1000
+        ))
+    };
+    let controller = web_sys::AbortController::new().map_err(storage)?;
+    let init = web_sys::RequestInit::new();
+    init.set_signal(Some(&controller.signal()));
+    let response: Response =
+        match within_stall_limit(scope().fetch_with_str_and_init(url, &init)).await {
+            Ok(Some(response)) => response.unchecked_into(),
+            Ok(None) => {
+                controller.abort();
+                return Err(stalled(0));
+            }
+            Err(e) => return Err(failed(message(&e))),
+        };
     if !response.ok() {
         return Err(failed(format!(
             "the server answered {} {}",
@@ -231,14 +264,23 @@ pub async fn download(
         data.try_reserve_exact(n as usize)
             .map_err(|_| failed(format!("no memory for {n} bytes")))?;
     }
+    let mut watch = models::StallWatch::new(js_sys::Date::now());
     loop {
-        let chunk = JsFuture::from(reader.read()).await.map_err(|e| {
-            failed(format!(
-                "interrupted after {} bytes ({})",
-                data.len(),
-                message(&e)
-            ))
-        })?;
+        let chunk = match within_stall_limit(reader.read()).await {
+            Ok(Some(chunk)) => chunk,
+            Ok(None) => {
+                let _ = reader.cancel();
+                controller.abort();
+                return Err(stalled(data.len()));
+            }
+            Err(e) => {
+                return Err(failed(format!(
+                    "interrupted after {} bytes ({})",
+                    data.len(),
+                    message(&e)
+                )))
+            }
+        };
         let done = Reflect::get(&chunk, &"done".into()).map_err(storage)?;
         if done.as_bool() == Some(true) {
             break;
@@ -246,6 +288,11 @@ pub async fn download(
         let value: Uint8Array = Reflect::get(&chunk, &"value".into())
             .map_err(storage)?
             .unchecked_into();
+        if !watch.arrived(value.length() as usize, js_sys::Date::now()) {
+            let _ = reader.cancel();
+            controller.abort();
+            return Err(stalled(data.len()));
+        }
         let start = data.len();
         let end = start as u64 + value.length() as u64;
         if end > models::MAX_FILE_BYTES {
