@@ -235,3 +235,22 @@ fn a_repeating_model_is_stopped_and_a_failing_one_leaves_the_offline_answer() {
     assert_eq!(answer["ok"], true, "{answer}");
     assert!(bg.browser().state().tabs[1].muted);
 }
+
+#[test]
+fn a_400_naming_the_token_parameter_switches_to_the_other_and_is_remembered() {
+    let bg = with_model("fallback");
+    let refusal = json!({ "error": { "message": "Unsupported parameter: 'max_completion_tokens'. Use 'max_tokens'." } });
+    let script = Script::new(vec![(400, refusal), (200, text("Nothing to do."))]);
+    script.install(&bg);
+    let answer = command(&bg, "tidy up my research tabs");
+    assert_eq!(answer["ok"], true, "{answer}");
+    command(&bg, "tidy up my research tabs again");
+    let seen = script.seen.borrow();
+    let params: Vec<bool> = seen
+        .iter()
+        .map(|r| r.body.get("max_completion_tokens").is_some())
+        .collect();
+    // Tried first, refused, then max_tokens, remembered for the next turn.
+    assert_eq!(params, [true, false, false]);
+    assert_eq!(seen[1].body["max_tokens"], 512);
+}

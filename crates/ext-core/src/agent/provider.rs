@@ -34,11 +34,24 @@ pub struct ModelReply {
     pub calls: Vec<ModelCall>,
 }
 
-/// The chat request for `messages` (OpenAI's shape) with the tools offered.
+/// How an OpenAI-compatible server is told the answer's length: newer
+/// models take `max_completion_tokens` and refuse `max_tokens`; older
+/// servers know only `max_tokens`.
+pub const TOKEN_PARAMS: [&str; 2] = ["max_completion_tokens", "max_tokens"];
+
+/// Whether an answer refuses the token parameter sent (a 400 that names
+/// it): then the other one is tried, and remembered for the model.
+pub fn refuses_token_param(status: u16, body: &str, sent: &str) -> bool {
+    status == 400 && body.contains(sent)
+}
+
+/// The chat request for `messages` (OpenAI's shape) with the tools offered;
+/// `token_param` is one of [`TOKEN_PARAMS`] (OpenAI-compatible servers).
 pub fn chat_request(
     settings: &LlmSettings,
     messages: &[Value],
     tools: &[Value],
+    token_param: &str,
 ) -> ToolResult<HttpRequest> {
     let base = crate::llm::checked_base(settings)?;
     let key = settings.api_key.trim();
@@ -57,11 +70,10 @@ pub fn chat_request(
                     "options": { "temperature": settings.temperature, "num_predict": settings.max_tokens } }),
         )
     } else {
-        (
-            format!("{base}/chat/completions"),
-            json!({ "model": model, "messages": messages, "tools": tools, "tool_choice": "auto",
-                    "temperature": settings.temperature, "max_tokens": settings.max_tokens }),
-        )
+        let mut body = json!({ "model": model, "messages": messages, "tools": tools,
+                               "tool_choice": "auto", "temperature": settings.temperature });
+        body[token_param] = json!(settings.max_tokens);
+        (format!("{base}/chat/completions"), body)
     };
     Ok(HttpRequest {
         url,
@@ -247,6 +259,7 @@ mod tests {
             &s,
             &[json!({"role": "user", "content": "hi"})],
             &[json!({"type": "function"})],
+            "max_tokens",
         )
         .unwrap();
         assert_eq!(r.url, "http://127.0.0.1:9/v1/chat/completions");
@@ -270,7 +283,7 @@ mod tests {
                 "function": {"name": "list_tabs", "arguments": "{\"query\": \"x\"}"}}]}),
             json!({"role": "tool", "tool_call_id": "c1", "name": "list_tabs", "content": "{}"}),
         ];
-        let r = chat_request(&s, &history, &[]).unwrap();
+        let r = chat_request(&s, &history, &[], TOKEN_PARAMS[0]).unwrap();
         assert_eq!(r.url, "http://127.0.0.1:9/v1/api/chat");
         assert_eq!(
             r.body["messages"][0]["tool_calls"][0]["function"]["arguments"],

@@ -71,19 +71,11 @@ impl<B: Browser, S: Storage> Background<B, S> {
         let mut outcome = Err(ToolError::failed(format!(
             "The language model did not finish in {MAX_ROUNDS} rounds."
         )));
+        let model_key = format!("{}|{}", llm.base_url.trim(), llm.model.trim());
         'rounds: for _ in 0..MAX_ROUNDS {
-            let reply = match provider::chat_request(&llm, &messages, &tools) {
-                Ok(http) => {
-                    let url = http.url.clone();
-                    match transport(http).await {
-                        Ok((status, body)) => provider::read_reply(&llm, &url, status, &body),
-                        Err(e) => Err(ToolError::failed(format!(
-                            "Could not reach the language model at {url}: {e}"
-                        ))),
-                    }
-                }
-                Err(e) => Err(e),
-            };
+            let reply = self
+                .ask_model(&transport, &llm, &model_key, &messages, &tools)
+                .await;
             let reply = match reply {
                 Ok(reply) => reply,
                 Err(e) => {
@@ -148,6 +140,50 @@ impl<B: Browser, S: Storage> Background<B, S> {
             error,
             ..Default::default()
         }
+    }
+
+    /// One request to the model; a 400 refusing the token parameter is
+    /// tried once with the other one, which is remembered for the model.
+    async fn ask_model(
+        &self,
+        transport: &agent::Transport,
+        llm: &crate::settings::LlmSettings,
+        model_key: &str,
+        messages: &[Value],
+        tools: &[Value],
+    ) -> Result<provider::ModelReply, ToolError> {
+        let mut param = self
+            .token_params
+            .borrow()
+            .get(model_key)
+            .copied()
+            .unwrap_or(provider::TOKEN_PARAMS[0]);
+        for attempt in 0..2 {
+            let http = provider::chat_request(llm, messages, tools, param)?;
+            let url = http.url.clone();
+            let (status, body) = transport(http).await.map_err(|e| {
+                ToolError::failed(format!("Could not reach the language model at {url}: {e}"))
+            })?;
+            if attempt == 0
+                && llm.provider == "openai"
+                && provider::refuses_token_param(status, &body, param)
+            {
+                param = provider::TOKEN_PARAMS
+                    .into_iter()
+                    .find(|p| *p != param)
+                    .unwrap_or(param);
+                continue;
+            }
+            if (200..300).contains(&status) {
+                self.token_params
+                    .borrow_mut()
+                    .insert(model_key.to_string(), param);
+            }
+            return provider::read_reply(llm, &url, status, &body);
+        }
+        Err(ToolError::failed(
+            "The language model refused both token parameters.",
+        ))
     }
 
     /// One call from the model: refused (as a tool error it can read) if

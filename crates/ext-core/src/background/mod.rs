@@ -76,6 +76,8 @@ pub struct Background<B, S> {
     private: Cell<bool>,
     /// How to reach the optional language model (see `agent_turn`).
     transport: RefCell<Option<crate::agent::Transport>>,
+    /// The token parameter each model (by server and name) took.
+    token_params: RefCell<std::collections::HashMap<String, &'static str>>,
 }
 
 impl<B: Browser, S: Storage> Background<B, S> {
@@ -96,6 +98,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
             notices: RefCell::default(),
             private: Cell::new(false),
             transport: RefCell::default(),
+            token_params: RefCell::default(),
         }
     }
 
