@@ -221,8 +221,7 @@ impl CutServer {
                         .unwrap_or_default();
                     let sha256 = |b: &[u8]| {
                         use sha2::Digest;
-                        let digest = sha2::Sha256::digest(b);
-                        let hex: String = digest.iter().map(|x| format!("{x:02x}")).collect();
+                        let hex = ext_worker::models::hex(&sha2::Sha256::digest(b));
                         format!("ETag: \"{hex}\"\r\n")
                     };
                     let (length, encoding, body) = match mode {

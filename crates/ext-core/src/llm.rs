@@ -53,6 +53,31 @@ pub fn checked_base(settings: &LlmSettings) -> ToolResult<String> {
     Ok(base.to_string())
 }
 
+/// Why a language-model server's HTTP status means no answer, if it does
+/// (for Test connection and the agent alike).
+pub fn check_status(settings: &LlmSettings, url: &str, status: u16) -> ToolResult<()> {
+    match status {
+        200..=299 => Ok(()),
+        // Ollama has no keys: a 403 is its refusal of other origins.
+        403 if settings.provider == "ollama" => Err(ToolError::refused(
+            "Ollama refused the extension (403): it only answers pages it is told to. \
+             Set OLLAMA_ORIGINS=moz-extension://* in Ollama's environment and restart it.",
+        )),
+        401 | 403 if settings.api_key.trim().is_empty() => Err(ToolError::refused(format!(
+            "The server wants an API key ({status}): enter one."
+        ))),
+        401 | 403 => Err(ToolError::refused(format!(
+            "The server refused the API key ({status}). Check the key."
+        ))),
+        429 | 500..=599 => Err(ToolError::failed(format!(
+            "The server is busy or failing ({status}); try again later."
+        ))),
+        _ => Err(ToolError::failed(format!(
+            "The server answered {status} at {url}. Check the base URL and the model."
+        ))),
+    }
+}
+
 /// What the server's answer to [`probe`] says: the models it offers and
 /// whether the one configured is among them, or why it failed.
 pub fn read_models(
@@ -61,29 +86,7 @@ pub fn read_models(
     status: u16,
     body: &str,
 ) -> ToolResult<Value> {
-    match status {
-        200..=299 => {}
-        401 | 403 if settings.api_key.trim().is_empty() => {
-            return Err(ToolError::refused(format!(
-                "The server wants an API key ({status}): enter one."
-            )))
-        }
-        401 | 403 => {
-            return Err(ToolError::refused(format!(
-                "The server refused the API key ({status}). Check the key."
-            )))
-        }
-        429 | 500..=599 => {
-            return Err(ToolError::failed(format!(
-                "The server is busy or failing ({status}); try again later."
-            )))
-        }
-        _ => {
-            return Err(ToolError::failed(format!(
-                "The server answered {status} at {url}. Check the base URL."
-            )))
-        }
-    }
+    check_status(settings, url, status)?;
     let parsed: Value = serde_json::from_str(body).unwrap_or(Value::Null);
     let (list, field) = match settings.provider.as_str() {
         "ollama" => (&parsed["models"], "name"),

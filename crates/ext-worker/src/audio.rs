@@ -104,7 +104,11 @@ impl Resampler {
             self.produced += block.len();
             return;
         };
-        self.pending.extend_from_slice(block);
+        // A NaN or infinity from a broken source is silence: rubato's FFT
+        // panics on it (found by `make fuzz`). Unresampled audio keeps it
+        // for the detector, which does the same.
+        self.pending
+            .extend(block.iter().map(|&s| if s.is_finite() { s } else { 0.0 }));
         let mut start = 0;
         while self.pending.len() - start >= inner.input_frames_next() {
             let n = inner.input_frames_next();

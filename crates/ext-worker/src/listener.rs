@@ -74,18 +74,6 @@ impl Listener {
         }
         let (_, resampler) = self.resampler.as_mut().expect("set above");
         self.scratch.clear();
-        // A NaN or infinity from a broken source is silence: the resampler's
-        // FFT would panic on it (found by `make fuzz`).
-        let cleaned: Vec<f32>;
-        let block = if block.iter().all(|s| s.is_finite()) {
-            block
-        } else {
-            cleaned = block
-                .iter()
-                .map(|&s| if s.is_finite() { s } else { 0.0 })
-                .collect();
-            &cleaned
-        };
         resampler.push(block, &mut self.scratch);
         Ok(self.vad.push(&self.scratch))
     }
