@@ -32,6 +32,9 @@ pub trait Browser {
         0
     }
 
+    /// Resolves after `ms` milliseconds (a pause a server asked for).
+    async fn sleep_ms(&self, ms: u32);
+
     /// Normal (not popup or devtools) windows.
     async fn windows(&self) -> BrowserResult<Vec<Window>>;
     /// Every tab of every normal window, ordered by window, then index.

@@ -301,6 +301,11 @@ impl Browser for MemoryBrowser {
         self.state.borrow().now
     }
 
+    /// Time passes at once: the clock moves on by `ms`.
+    async fn sleep_ms(&self, ms: u32) {
+        self.state.borrow_mut().now += f64::from(ms);
+    }
+
     async fn windows(&self) -> BrowserResult<Vec<Window>> {
         Ok(self.state.borrow().windows.clone())
     }

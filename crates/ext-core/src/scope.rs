@@ -113,6 +113,9 @@ impl<B: Browser> Browser for Scoped<'_, B> {
     fn tz_offset_minutes(&self) -> i32 {
         self.inner.tz_offset_minutes()
     }
+    async fn sleep_ms(&self, ms: u32) {
+        self.inner.sleep_ms(ms).await
+    }
     async fn windows(&self) -> BrowserResult<Vec<Window>> {
         let mut windows = self.inner.windows().await?;
         windows.retain(|w| w.incognito == self.private);

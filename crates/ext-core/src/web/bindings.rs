@@ -138,6 +138,16 @@ pub async fn run(p: Result<Promise, JsValue>) -> BrowserResult<()> {
     settle(p, CALL_LIMIT_MS).await.map(|_| ())
 }
 
+/// Resolves after `ms` milliseconds.
+pub async fn sleep(ms: i32) {
+    let promise = Promise::new(&mut |resolve, _| {
+        if let Some(window) = web_sys::window() {
+            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+        }
+    });
+    let _ = JsFuture::from(promise).await;
+}
+
 /// The promise's value, or an error if it rejects or takes longer than `limit_ms`.
 async fn settle(p: Result<Promise, JsValue>, limit_ms: i32) -> BrowserResult<JsValue> {
     let p = p.map_err(js_error)?;

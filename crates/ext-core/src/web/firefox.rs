@@ -136,6 +136,10 @@ impl Browser for FirefoxBrowser {
         -(js_sys::Date::new_0().get_timezone_offset() as i32)
     }
 
+    async fn sleep_ms(&self, ms: u32) {
+        sleep(ms.min(i32::MAX as u32) as i32).await
+    }
+
     async fn windows(&self) -> BrowserResult<Vec<Window>> {
         call(windows_get_all(&js(json!({ "windowTypes": ["normal"] })))).await
     }

@@ -352,7 +352,7 @@ impl Voice {
         // A worker busy elsewhere must not hold the command up: past the
         // limit it runs as heard.
         let ask = self.listener.ask(&ToWorker::HearGuided, None);
-        let limit = sleep(GUIDED_LIMIT_MS);
+        let limit = bindings::sleep(GUIDED_LIMIT_MS);
         futures::pin_mut!(ask, limit);
         match futures::future::select(ask, limit).await {
             Either::Left((Ok(FromWorker::HeardGuided { command, said, .. }), _))
@@ -873,16 +873,6 @@ impl Voice {
 /// The longest a heard command waits for the worker to hear it again
 /// guided (it takes well under a second for tiny.en in Firefox).
 const GUIDED_LIMIT_MS: i32 = 5_000;
-
-/// Resolves after `ms` milliseconds.
-async fn sleep(ms: i32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        if let Some(window) = web_sys::window() {
-            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
-        }
-    });
-    let _ = JsFuture::from(promise).await;
-}
 
 fn post_to(port: &JsValue, message: &JsValue) -> Result<(), JsValue> {
     let post: js_sys::Function = get(port, "postMessage").dyn_into()?;
