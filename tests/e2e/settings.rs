@@ -93,6 +93,20 @@ fn settings_save_apply_refuse_and_survive_a_restart() {
                 ),
             );
             assert_eq!(shown, "20", "a refused value is not kept");
+            // A list field: comma-separated names, shown back the same way.
+            assert_eq!(
+                type_into(session, "llm.models", "big-model, ,small-model"),
+                "Saved."
+            );
+            let shown = eval(
+                session,
+                &format!(
+                    "return document.querySelector(\"{}\").value;",
+                    field("llm.models")
+                ),
+            );
+            assert_eq!(shown, "big-model, small-model");
+            assert_eq!(type_into(session, "llm.rpm", "3"), "Saved.");
 
             let checkbox = session.find(&field("voice.wakeWordEnabled"))?;
             session.click(&checkbox)?;
@@ -128,6 +142,11 @@ fn settings_save_apply_refuse_and_survive_a_restart() {
     })
     .unwrap();
     assert_eq!(settings(&env)["confirmThreshold"], 20);
+    assert_eq!(
+        settings(&env)["llm"]["models"],
+        json!(["big-model", "small-model"])
+    );
+    assert_eq!(settings(&env)["llm"]["rpm"], 3);
 
     env.ff.reload_extension().unwrap();
     let after = settings(&env);

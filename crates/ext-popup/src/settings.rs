@@ -19,10 +19,18 @@ pub fn patch_for(path: &str, value: Value) -> Value {
 }
 
 /// A field's value as the setting's JSON: checkboxes are booleans,
-/// number fields numbers (whole ones as integers), the rest text.
+/// number fields numbers (whole ones as integers), list fields (kind
+/// "list") comma-separated words, the rest text.
 pub fn field_value(input_type: &str, raw: &str, checked: bool) -> Result<Value, String> {
     match input_type {
         "checkbox" => Ok(Value::Bool(checked)),
+        "list" => Ok(Value::Array(
+            raw.split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(|s| Value::String(s.to_string()))
+                .collect(),
+        )),
         "number" => {
             let n: f64 = raw
                 .trim()
@@ -43,6 +51,11 @@ pub fn display(value: &Value) -> String {
     match value {
         Value::String(s) => s.clone(),
         Value::Null => String::new(),
+        Value::Array(items) => items
+            .iter()
+            .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+            .collect::<Vec<_>>()
+            .join(", "),
         other => other.to_string(),
     }
 }
@@ -76,6 +89,12 @@ mod tests {
             .unwrap_err()
             .contains("not a number"));
         assert_eq!(field_value("text", "hey fox", false), Ok(json!("hey fox")));
+        assert_eq!(
+            field_value("list", " big, ,small ", false),
+            Ok(json!(["big", "small"]))
+        );
+        assert_eq!(field_value("list", "", false), Ok(json!([])));
+        assert_eq!(display(&json!(["big", "small"])), "big, small");
         assert_eq!(display(&json!(0.7)), "0.7");
         assert_eq!(display(&json!("en")), "en");
     }

@@ -170,6 +170,13 @@ pub struct Done {
     pub ok: bool,
 }
 
+/// `agent_stop`: whether a language-model turn was under way.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Stopped {
+    pub ok: bool,
+    pub stopped: bool,
+}
+
 /// `llm_test`: whether the language-model server answers, with its models.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]

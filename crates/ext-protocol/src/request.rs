@@ -51,6 +51,9 @@ pub enum Request {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         llm: Option<Value>,
     },
+    /// The popup's Stop: ends the language-model turn under way (what it
+    /// did stays, as its undo step). `{ok, stopped}`: whether one was.
+    AgentStop,
     /// Starts listening: the microphone, or a sound file.
     VoiceStart(#[serde(default)] VoiceSource),
     /// Finishes the utterance under way and stops listening.
@@ -152,6 +155,7 @@ impl Request {
         "settings",
         "set_settings",
         "llm_test",
+        "agent_stop",
         "voice_start",
         "voice_stop",
         "voice_trigger",
@@ -205,6 +209,7 @@ impl Request {
             Request::Settings => "settings",
             Request::SetSettings { .. } => "set_settings",
             Request::LlmTest { .. } => "llm_test",
+            Request::AgentStop => "agent_stop",
             Request::VoiceStart(_) => "voice_start",
             Request::VoiceStop => "voice_stop",
             Request::VoiceTrigger(_) => "voice_trigger",
@@ -254,6 +259,7 @@ mod tests {
             json!({"type": "settings"}),
             json!({"type": "set_settings", "settings": {"confirmThreshold": 3}}),
             json!({"type": "llm_test", "llm": {"provider": "ollama"}}),
+            json!({"type": "agent_stop"}),
             json!({"type": "voice_start", "audio_url": "a.wav", "sample_rate": 48000.0}),
             json!({"type": "voice_stop"}),
             json!({"type": "voice_trigger"}),

@@ -73,6 +73,11 @@ pub struct LlmSettings {
     /// With a provider: "fallback" (the interpreter first, the model for
     /// what it cannot place) or "always" (the model for every request).
     pub mode: String,
+    /// Models to rotate through, best first (empty: `model` alone).
+    pub models: Vec<String>,
+    /// Calls a minute each model may take (0: no limit); beyond it the
+    /// next model in `models` is asked.
+    pub rpm: u32,
 }
 
 impl Default for Settings {
@@ -103,6 +108,8 @@ impl Default for LlmSettings {
             temperature: 0.0,
             max_tokens: 512,
             mode: "fallback".into(),
+            models: Vec::new(),
+            rpm: 0,
         }
     }
 }
@@ -198,6 +205,18 @@ impl Settings {
         }
         one_of("llm.provider", &self.llm.provider, PROVIDERS)?;
         one_of("llm.mode", &self.llm.mode, &["fallback", "always"])?;
+        range("llm.rpm", self.llm.rpm as f64, 0.0, 10_000.0)?;
+        if self.llm.models.len() > 20
+            || self
+                .llm
+                .models
+                .iter()
+                .any(|m| m.chars().count() > 200 || m.chars().any(char::is_control))
+        {
+            return Err(Error::invalid(
+                "'llm.models' must be at most 20 model names of up to 200 characters.",
+            ));
+        }
         let phrase = self.voice.wake_phrase.trim();
         if phrase.is_empty() || phrase.chars().count() > 40 {
             return Err(Error::invalid(

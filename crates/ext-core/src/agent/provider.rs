@@ -18,6 +18,26 @@ pub struct HttpRequest {
     pub body: Value,
 }
 
+/// What the server answered a POST with.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HttpAnswer {
+    pub status: u16,
+    pub body: String,
+    /// The `Retry-After` header, when the server sent one.
+    pub retry_after: Option<String>,
+}
+
+impl HttpAnswer {
+    /// An answer without headers that matter.
+    pub fn new(status: u16, body: impl Into<String>) -> Self {
+        HttpAnswer {
+            status,
+            body: body.into(),
+            retry_after: None,
+        }
+    }
+}
+
 /// A tool call the model asked for; arguments it sent that are not a JSON
 /// object are kept as the error to answer it with.
 #[derive(Clone, Debug, PartialEq)]
@@ -113,30 +133,7 @@ pub fn read_reply(
     status: u16,
     body: &str,
 ) -> ToolResult<ModelReply> {
-    match status {
-        200..=299 => {}
-        403 if settings.provider == "ollama" => {
-            return Err(ToolError::refused(
-                "Ollama refused the extension (403): it only answers pages it is told to. \
-                 Set OLLAMA_ORIGINS=moz-extension://* in Ollama's environment and restart it.",
-            ))
-        }
-        401 | 403 => {
-            return Err(ToolError::refused(format!(
-                "The language-model server refused the request ({status}): check the API key."
-            )))
-        }
-        429 | 500..=599 => {
-            return Err(ToolError::failed(format!(
-                "The language-model server is busy or failing ({status}); try again later."
-            )))
-        }
-        _ => {
-            return Err(ToolError::failed(format!(
-            "The language-model server answered {status} at {url}: check the base URL and model."
-        )))
-        }
-    }
+    crate::llm::check_status(settings, url, status)?;
     let parsed: Value = serde_json::from_str(body).map_err(|_| {
         ToolError::failed(format!(
             "{url} did not answer with JSON: is this the right server?"
@@ -218,11 +215,7 @@ pub fn leaked_calls(text: &str) -> Vec<ModelCall> {
             let v: Value = serde_json::from_str(s).ok()?;
             let name = v["name"].as_str()?.to_string();
             let args = match v.get("arguments").or_else(|| v.get("parameters")) {
-                Some(Value::Object(_)) => Ok(v
-                    .get("arguments")
-                    .or_else(|| v.get("parameters"))
-                    .cloned()
-                    .unwrap_or_default()),
+                Some(object @ Value::Object(_)) => Ok(object.clone()),
                 Some(Value::String(s)) => serde_json::from_str::<Value>(s)
                     .ok()
                     .filter(Value::is_object)

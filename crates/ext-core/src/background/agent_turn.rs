@@ -2,26 +2,73 @@
 //! safety rules as the interpreter's, under the lock, as one undoable
 //! change, logged like any command.
 
-use super::Background;
+use super::{Background, Pending};
 use crate::agent::provider::{self, ModelCall};
-use crate::agent::{self, RepeatGuard, MAX_ROUNDS};
+use crate::agent::retry::{self, Retry};
+use crate::agent::untrusted::{self, Fence};
+use crate::agent::{self, rotation, RepeatGuard, MAX_ROUNDS};
 use crate::browser::Browser;
 use crate::error::ToolError;
+use crate::error::ToolResult;
 use crate::interpret::Plan;
-use crate::log::{LogEntry, LoggedCall};
+use crate::log::{Call, LogEntry, LoggedCall};
+use crate::settings::LlmSettings;
 use crate::storage::Storage;
 use crate::tab_state::State;
 use crate::text::clip;
 use crate::tools;
-use ext_protocol::answer::CommandAnswer;
+use ext_protocol::answer::{CommandAnswer, Stopped};
 use ext_protocol::ErrorCode;
+use futures::future::{AbortHandle, Abortable};
 use serde_json::{json, Value};
+use std::future::Future;
+
+fn stopped() -> ToolError {
+    ToolError::refused("Stopped.")
+}
+
+/// A turn stopped at a call that needs the user's "yes".
+struct Paused<'c> {
+    call: &'c ModelCall,
+    question: String,
+    performed: Vec<LoggedCall>,
+    undo_steps: Vec<crate::undo::UndoStep>,
+    time: f64,
+}
 
 impl<B: Browser, S: Storage> Background<B, S> {
     /// Hands the background the way to reach a language model (the web
     /// binding's fetch); without one, every request stays offline.
     pub fn set_transport(&self, transport: agent::Transport) {
         self.transport.replace(Some(transport));
+    }
+
+    /// The popup's Stop: the turn under way ends at once; what it changed
+    /// stays, as its undo step.
+    pub(super) fn stop_turn(&self) -> Stopped {
+        let running = self.in_turn.get();
+        if running {
+            self.stop_requested.set(true);
+            if let Some(stopper) = self.stopper.borrow().as_ref() {
+                stopper.abort();
+            }
+        }
+        Stopped {
+            ok: true,
+            stopped: running,
+        }
+    }
+
+    /// `future`'s output, unless Stop is pressed first.
+    async fn unless_stopped<T>(&self, future: impl Future<Output = T>) -> ToolResult<T> {
+        if self.stop_requested.get() {
+            return Err(stopped());
+        }
+        let (handle, registration) = AbortHandle::new_pair();
+        self.stopper.replace(Some(handle));
+        let output = Abortable::new(future, registration).await;
+        self.stopper.take();
+        output.map_err(|_| stopped())
     }
 
     /// The words to give the language model, if this request goes to it:
@@ -57,6 +104,24 @@ impl<B: Browser, S: Storage> Background<B, S> {
                 .refuse(text, ToolError::invalid(offline.reply.clone()))
                 .await;
         };
+        self.in_turn.set(true);
+        self.stop_requested.set(false);
+        let answer = self
+            .agent_turn(text, request, state, offline, transport)
+            .await;
+        self.in_turn.set(false);
+        self.stop_requested.set(false);
+        answer
+    }
+
+    async fn agent_turn(
+        &self,
+        text: &str,
+        request: &str,
+        state: &State,
+        offline: Plan,
+        transport: agent::Transport,
+    ) -> CommandAnswer {
         let (llm, threshold) = {
             let s = self.settings.borrow();
             (s.llm.clone(), s.confirm_threshold)
@@ -64,18 +129,20 @@ impl<B: Browser, S: Storage> Background<B, S> {
         let time = self.browser.now_ms();
         let tools = tools::schemas();
         let browser = self.scoped();
-        let mut messages = agent::first_messages(request, state);
+        let fence = Fence::random();
+        let context = agent::tab_context(state);
+        // Data that reads like instructions makes every outward call of
+        // the turn wait for the user.
+        let mut tainted = !untrusted::flags(&context).is_empty();
+        let mut messages = agent::first_messages(request, &context, &fence);
         let mut guard = RepeatGuard::default();
         let mut performed = Vec::new();
         let mut undo_steps = Vec::new();
         let mut outcome = Err(ToolError::failed(format!(
             "The language model did not finish in {MAX_ROUNDS} rounds."
         )));
-        let model_key = format!("{}|{}", llm.base_url.trim(), llm.model.trim());
         'rounds: for _ in 0..MAX_ROUNDS {
-            let reply = self
-                .ask_model(&transport, &llm, &model_key, &messages, &tools)
-                .await;
+            let reply = self.ask_model(&transport, &llm, &messages, &tools).await;
             let reply = match reply {
                 Ok(reply) => reply,
                 Err(e) => {
@@ -89,6 +156,10 @@ impl<B: Browser, S: Storage> Background<B, S> {
             }
             messages.push(agent::assistant_message(&reply.text, &reply.calls));
             for call in &reply.calls {
+                if self.stop_requested.get() {
+                    outcome = Err(stopped());
+                    break 'rounds;
+                }
                 if !guard.allow(call) {
                     outcome = Err(ToolError::refused(format!(
                         "The language model kept asking for the same {}; stopped.",
@@ -96,14 +167,34 @@ impl<B: Browser, S: Storage> Background<B, S> {
                     )));
                     break 'rounds;
                 }
+                if let Some(question) = self.risky_call(&browser, call, threshold, tainted).await {
+                    let paused = Paused {
+                        call,
+                        question,
+                        performed,
+                        undo_steps,
+                        time,
+                    };
+                    return self.ask_first(text, paused).await;
+                }
                 let result = self
-                    .run_model_call(&browser, call, threshold, &mut performed, &mut undo_steps)
+                    .run_model_call(&browser, call, &mut performed, &mut undo_steps)
                     .await;
-                messages.push(agent::tool_message(call, &result));
+                tainted |= !untrusted::flags(&result.to_string()).is_empty();
+                messages.push(agent::tool_message(call, &result, &fence));
             }
         }
         let undo_id = self.record_undo(&clip(text, 80), undo_steps, time).await;
+        let stopped_by_user = self.stop_requested.get();
         let (ok, reply, error) = match outcome {
+            _ if stopped_by_user => {
+                let reply = if performed.is_empty() {
+                    "Stopped; nothing was changed."
+                } else {
+                    "Stopped; what was done can be undone."
+                };
+                (true, reply.to_string(), None)
+            }
             Ok(reply) if reply.is_empty() => (true, "Done.".to_string(), None),
             Ok(reply) => (true, clip(&reply, 2_000), None),
             Err(e) if performed.is_empty() => {
@@ -138,61 +229,171 @@ impl<B: Browser, S: Storage> Background<B, S> {
             calls: Some(performed),
             undo_id,
             error,
+            cancelled: stopped_by_user.then_some(true),
             ..Default::default()
         }
     }
 
-    /// One request to the model; a 400 refusing the token parameter is
-    /// tried once with the other one, which is remembered for the model.
+    /// One request to the model: to the model the rotation chooses, asked
+    /// again after a pause while the server is busy, and once with the
+    /// other token parameter on a 400 that refuses it (the one taken is
+    /// remembered for the model).
     async fn ask_model(
         &self,
         transport: &agent::Transport,
-        llm: &crate::settings::LlmSettings,
-        model_key: &str,
+        llm: &LlmSettings,
         messages: &[Value],
         tools: &[Value],
     ) -> Result<provider::ModelReply, ToolError> {
-        let mut param = self
-            .token_params
-            .borrow()
-            .get(model_key)
-            .copied()
-            .unwrap_or(provider::TOKEN_PARAMS[0]);
-        for attempt in 0..2 {
-            let http = provider::chat_request(llm, messages, tools, param)?;
+        let models = rotation::models(llm);
+        let mut retries = 0;
+        let mut swaps = 0;
+        loop {
+            let (model, wait) =
+                self.rotation
+                    .borrow_mut()
+                    .choose(&models, llm.rpm, self.browser.now_ms());
+            if wait > 0.0 {
+                self.unless_stopped(self.browser.sleep_ms(wait.ceil() as u32))
+                    .await?;
+            }
+            self.rotation
+                .borrow_mut()
+                .record(&model, self.browser.now_ms());
+            let settings = LlmSettings {
+                model,
+                ..llm.clone()
+            };
+            let model_key = format!("{}|{}", settings.base_url.trim(), settings.model);
+            let param = self
+                .token_params
+                .borrow()
+                .get(&model_key)
+                .copied()
+                .unwrap_or(provider::TOKEN_PARAMS[0]);
+            let http = provider::chat_request(&settings, messages, tools, param)?;
             let url = http.url.clone();
-            let (status, body) = transport(http).await.map_err(|e| {
+            let answer = self.unless_stopped(transport(http)).await?.map_err(|e| {
                 ToolError::failed(format!("Could not reach the language model at {url}: {e}"))
             })?;
-            if attempt == 0
-                && llm.provider == "openai"
-                && provider::refuses_token_param(status, &body, param)
+            if swaps == 0
+                && settings.provider == "openai"
+                && provider::refuses_token_param(answer.status, &answer.body, param)
             {
-                param = provider::TOKEN_PARAMS
+                swaps += 1;
+                let other = provider::TOKEN_PARAMS
                     .into_iter()
                     .find(|p| *p != param)
                     .unwrap_or(param);
+                self.token_params.borrow_mut().insert(model_key, other);
                 continue;
             }
-            if (200..300).contains(&status) {
-                self.token_params
-                    .borrow_mut()
-                    .insert(model_key.to_string(), param);
+            match retry::retry(&answer, retries, self.browser.now_ms()) {
+                Retry::After(ms) => {
+                    retries += 1;
+                    self.unless_stopped(self.browser.sleep_ms(ms)).await?;
+                    continue;
+                }
+                Retry::TooLong(seconds) => {
+                    return Err(ToolError::failed(format!(
+                        "The language-model server is busy and asks to wait {seconds} s; \
+                         try again then."
+                    )))
+                }
+                Retry::No => {}
             }
-            return provider::read_reply(llm, &url, status, &body);
+            if (200..300).contains(&answer.status) {
+                self.token_params.borrow_mut().insert(model_key, param);
+            }
+            return provider::read_reply(&settings, &url, answer.status, &answer.body);
         }
-        Err(ToolError::failed(
-            "The language model refused both token parameters.",
-        ))
     }
 
-    /// One call from the model: refused (as a tool error it can read) if
-    /// its arguments are bad or it needs the user's "yes", else run.
-    async fn run_model_call(
+    /// The question to ask the user before `call` runs, if it is risky
+    /// (see [`agent::risk`]), or acts outward in a `tainted` turn (see
+    /// [`agent::acts_outward`]).
+    async fn risky_call(
         &self,
         browser: &impl Browser,
         call: &ModelCall,
         threshold: usize,
+        tainted: bool,
+    ) -> Option<String> {
+        let args = call.args.as_ref().ok()?;
+        let outward = tainted && agent::acts_outward(&call.name);
+        if !outward && !matches!(call.name.as_str(), "close_tabs" | "discard_tabs") {
+            return None;
+        }
+        let now = State {
+            tabs: browser.tabs().await.unwrap_or_default(),
+            ..State::default()
+        };
+        let reason = agent::risk(&call.name, args, &now, threshold).or_else(|| {
+            outward.then(|| "the tabs' text reads like instructions to it".to_string())
+        })?;
+        Some(format!(
+            "The language model wants to {} ({reason}). Do it?",
+            agent::describe_call(&call.name, args, &now)
+        ))
+    }
+
+    /// Pauses the turn at a risky call: what was done so far is one undo
+    /// step (and logged), and the call waits for "yes", after which it
+    /// joins that undo step. Anything else cancels it; the model is not
+    /// asked again.
+    async fn ask_first(&self, text: &str, paused: Paused<'_>) -> CommandAnswer {
+        let Paused {
+            call,
+            question,
+            performed,
+            undo_steps,
+            time,
+        } = paused;
+        let undo_id = self.record_undo(&clip(text, 80), undo_steps, time).await;
+        self.append_log(LogEntry {
+            id: self.next_id("log"),
+            time,
+            command: Some(clip(text, 500)),
+            calls: performed.clone(),
+            reply: question.clone(),
+            error: None,
+            undo_id: undo_id.clone(),
+        })
+        .await;
+        let args = call.args.clone().unwrap_or_default();
+        let planned = vec![Call {
+            tool: call.name.clone(),
+            args,
+        }];
+        self.pending.replace(Some(Pending {
+            text: text.to_string(),
+            plan: Plan {
+                calls: planned.clone(),
+                reply: "Done, as the language model asked.".into(),
+                needs_confirmation: false,
+                question: None,
+                error: None,
+                special: None,
+                query: false,
+            },
+            undo_into: undo_id.clone(),
+        }));
+        CommandAnswer {
+            question: Some(question.clone()),
+            needs_confirmation: Some(true),
+            plan: Some(planned),
+            calls: Some(performed),
+            undo_id,
+            ..CommandAnswer::replied(question)
+        }
+    }
+
+    /// One call from the model: refused (as a tool error it can read) if
+    /// its arguments are bad, else run.
+    async fn run_model_call(
+        &self,
+        browser: &impl Browser,
+        call: &ModelCall,
         performed: &mut Vec<LoggedCall>,
         undo_steps: &mut Vec<crate::undo::UndoStep>,
     ) -> Value {
@@ -202,18 +403,6 @@ impl<B: Browser, S: Storage> Background<B, S> {
                 return json!({ "ok": false, "error": format!("Bad arguments for {}: {e}", call.name) })
             }
         };
-        if matches!(call.name.as_str(), "close_tabs" | "discard_tabs") {
-            let tabs = browser.tabs().await.unwrap_or_default();
-            let now = State {
-                tabs,
-                ..State::default()
-            };
-            if let Some(reason) = agent::risk(&call.name, args, &now, threshold) {
-                return json!({ "ok": false, "error": format!(
-                    "Not done: {reason} needs the user's confirmation. Say what you would do; \
-                     the user can ask for it as a command.") });
-            }
-        }
         match tools::run_tool(browser, &call.name, args).await {
             Ok(out) => {
                 undo_steps.extend(out.undo);

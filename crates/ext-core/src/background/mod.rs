@@ -36,6 +36,9 @@ pub const MAX_COMMAND_CHARS: usize = 10_000;
 struct Pending {
     text: String,
     plan: Plan,
+    /// The undo step the plan joins when it runs: what a language-model
+    /// turn did before the call that needed the "yes".
+    undo_into: Option<String>,
 }
 
 /// How a spoken command was heard, beyond its words.
@@ -78,6 +81,13 @@ pub struct Background<B, S> {
     transport: RefCell<Option<crate::agent::Transport>>,
     /// The token parameter each model (by server and name) took.
     token_params: RefCell<std::collections::HashMap<String, &'static str>>,
+    /// Which model took each call of the last minute (`llm.rpm`).
+    rotation: RefCell<crate::agent::rotation::Rotation>,
+    /// A language-model turn is under way, and whether Stop was pressed.
+    in_turn: Cell<bool>,
+    stop_requested: Cell<bool>,
+    /// Drops what the turn waits for (its request, a pause) on Stop.
+    stopper: RefCell<Option<futures::future::AbortHandle>>,
 }
 
 impl<B: Browser, S: Storage> Background<B, S> {
@@ -99,6 +109,10 @@ impl<B: Browser, S: Storage> Background<B, S> {
             private: Cell::new(false),
             transport: RefCell::default(),
             token_params: RefCell::default(),
+            rotation: RefCell::default(),
+            in_turn: Cell::new(false),
+            stop_requested: Cell::new(false),
+            stopper: RefCell::default(),
         }
     }
 
@@ -176,6 +190,8 @@ impl<B: Browser, S: Storage> Background<B, S> {
                 }),
                 Err(e) => Failure::new(e).to_json(),
             },
+            // Not under the lock: the turn it stops holds it.
+            Request::AgentStop => to_json(&self.stop_turn()),
             Request::ClearLog => {
                 let _guard = self.busy.lock().await;
                 let writes = self.log.borrow_mut().clear();
@@ -331,7 +347,9 @@ impl<B: Browser, S: Storage> Background<B, S> {
             interpret::plan(text, &state, &self.options())
         };
         match (plan.special, pending) {
-            (Some(Special::Yes), Some(p)) => return self.execute(&p.text, p.plan).await,
+            (Some(Special::Yes), Some(p)) => {
+                return self.execute(&p.text, p.plan, p.undo_into).await
+            }
             (Some(Special::Yes), None) => {
                 return self
                     .refuse(text, ToolError::invalid("There is nothing to confirm."))
@@ -375,6 +393,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
             self.pending.replace(Some(Pending {
                 text: text.to_string(),
                 plan,
+                undo_into: None,
             }));
             return CommandAnswer {
                 question: Some(question.clone()),
@@ -383,7 +402,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
                 ..CommandAnswer::replied(question)
             };
         }
-        self.execute(text, plan).await
+        self.execute(text, plan, None).await
     }
 
     /// The browser as the interpreter needs to see it.
@@ -421,8 +440,9 @@ impl<B: Browser, S: Storage> Background<B, S> {
         }
     }
 
-    /// Runs a plan's calls in order, as one undoable change.
-    async fn execute(&self, text: &str, plan: Plan) -> CommandAnswer {
+    /// Runs a plan's calls in order, as one undoable change (part of the
+    /// undo step `undo_into`, while it can still be undone).
+    async fn execute(&self, text: &str, plan: Plan, undo_into: Option<String>) -> CommandAnswer {
         let time = self.browser.now_ms();
         let mut performed = Vec::new();
         let mut undo_steps = Vec::new();
@@ -444,7 +464,9 @@ impl<B: Browser, S: Storage> Background<B, S> {
                 }
             }
         }
-        let undo_id = self.record_undo(&clip(text, 80), undo_steps, time).await;
+        let undo_id = self
+            .record_undo_into(undo_into, &clip(text, 80), undo_steps, time)
+            .await;
         let (reply, error) = match &failure {
             None => {
                 let mut reply = plan.reply.clone();
@@ -595,6 +617,27 @@ impl<B: Browser, S: Storage> Background<B, S> {
         })
         .await;
         answer
+    }
+
+    /// Adds `steps` to the undo step `into` if it can still be undone,
+    /// else records them as a new one.
+    async fn record_undo_into(
+        &self,
+        into: Option<String>,
+        label: &str,
+        steps: Vec<crate::undo::UndoStep>,
+        time: f64,
+    ) -> Option<String> {
+        if let Some(id) = into {
+            if steps.is_empty() {
+                return Some(id);
+            }
+            if self.journal.borrow_mut().extend(&id, &steps) {
+                let _ = self.save_journal().await;
+                return Some(id);
+            }
+        }
+        self.record_undo(label, steps, time).await
     }
 
     async fn record_undo(
@@ -874,24 +917,12 @@ fn summarize(tool: &str, result: &Value) -> Option<String> {
             .join(", ")
     };
     match tool {
-        "search_history" => {
-            let items = list("items");
-            Some(if items.is_empty() {
-                "none found.".into()
+        "search_history" | "search_bookmarks" => {
+            let items = list(if tool == "search_history" {
+                "items"
             } else {
-                format!(
-                    "{}{}.",
-                    titles(&items),
-                    if items.len() > 5 {
-                        format!(" and {} more", items.len() - 5)
-                    } else {
-                        String::new()
-                    }
-                )
-            })
-        }
-        "search_bookmarks" => {
-            let items = list("bookmarks");
+                "bookmarks"
+            });
             Some(if items.is_empty() {
                 "none found.".into()
             } else {

@@ -170,6 +170,18 @@ impl UndoJournal {
         }
     }
 
+    /// Adds `steps` to the entry `id`, undone after them (whether it
+    /// was still there).
+    pub fn extend(&mut self, id: &str, steps: &[UndoStep]) -> bool {
+        match self.entries.iter_mut().find(|e| e.id == id) {
+            Some(entry) => {
+                entry.steps.extend_from_slice(steps);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Takes out the newest entry, or the one with `id`.
     pub fn take(&mut self, id: Option<&str>) -> ToolResult<UndoEntry> {
         self.take_in(id, false)

@@ -2,6 +2,7 @@
 //! models (see [`crate::llm`] for what is asked and what the answer means).
 
 use super::voice::Bg;
+use crate::agent::provider::{HttpAnswer, HttpRequest};
 use crate::error::ToolError;
 use crate::llm::{probe, read_models};
 use crate::settings::LlmSettings;
@@ -88,12 +89,10 @@ const CHAT_TIMEOUT_MS: i32 = 60_000;
 
 /// The agent's way to the language model: a POST of JSON with `fetch`.
 pub fn transport() -> crate::agent::Transport {
-    std::rc::Rc::new(|request: crate::agent::provider::HttpRequest| {
-        Box::pin(async move { post_json(&request).await })
-    })
+    std::rc::Rc::new(|request: HttpRequest| Box::pin(async move { post_json(&request).await }))
 }
 
-async fn post_json(request: &crate::agent::provider::HttpRequest) -> Result<(u16, String), String> {
+async fn post_json(request: &HttpRequest) -> Result<HttpAnswer, String> {
     let window = web_sys::window().ok_or("no window")?;
     let init = RequestInit::new();
     init.set_method("POST");
@@ -118,8 +117,13 @@ async fn post_json(request: &crate::agent::provider::HttpRequest) -> Result<(u16
             JsFuture::from(window.fetch_with_str_and_init(&request.url, &init))
                 .await?
                 .unchecked_into();
+        let retry_after = response.headers().get("Retry-After").ok().flatten();
         let text = JsFuture::from(response.text()?).await?;
-        Ok::<_, JsValue>((response.status(), text.as_string().unwrap_or_default()))
+        Ok::<_, JsValue>(HttpAnswer {
+            status: response.status(),
+            body: text.as_string().unwrap_or_default(),
+            retry_after,
+        })
     }
     .await;
     if let Some(timer) = timer {

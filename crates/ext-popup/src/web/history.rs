@@ -67,8 +67,29 @@ pub fn render_entry(view: &EntryView) -> Element {
 /// Sends one message and shows the answer at the top of the conversation.
 pub async fn run(request: Request) {
     set_status(&t("statusThinking", "Thinking…"));
+    // Stop shows while the answer is awaited: a language model can take
+    // a while (an offline answer comes before it is ever drawn).
+    let stop = by_id("stop");
+    if let Some(stop) = &stop {
+        let _ = stop.remove_attribute("hidden");
+    }
     let answer = ask(&request).await;
+    if let Some(stop) = &stop {
+        let _ = stop.set_attribute("hidden", "");
+    }
     show_answer(&request, &answer);
+}
+
+/// The Stop button ends the language-model turn under way; its answer
+/// then says what stayed done.
+pub fn start_stop() {
+    if let Some(button) = by_id("stop") {
+        on(&button, "click", |_| {
+            spawn_local(async {
+                ask(&Request::AgentStop).await;
+            })
+        });
+    }
 }
 
 /// A command's answer (typed or spoken): the status line, and the entry on

@@ -117,7 +117,12 @@ pub fn fill_fields(settings: &Value, only: Option<&str>) {
 async fn save_setting(field: Element) {
     let path = field.get_attribute("data-setting").unwrap_or_default();
     let (kind, raw, checked) = if let Some(input) = field.dyn_ref::<HtmlInputElement>() {
-        (input.type_(), input.value(), input.checked())
+        let kind = if input.has_attribute("data-list") {
+            "list".to_string()
+        } else {
+            input.type_()
+        };
+        (kind, input.value(), input.checked())
     } else if let Some(select) = field.dyn_ref::<HtmlSelectElement>() {
         ("select".to_string(), select.value(), false)
     } else {

@@ -2,7 +2,7 @@
 //! level meter, the live transcript and the answers.
 
 use super::dom::{ask, by_id, connect, mark_interactive, on, set_status, t};
-use super::history::{run, show_answer, show_history, start_clear_history};
+use super::history::{run, show_answer, show_history, start_clear_history, start_stop};
 use crate::input::{message_for, History};
 use crate::view::{live_transcript, voice_status_key};
 use ext_protocol::port::POPUP;
@@ -163,5 +163,6 @@ pub fn start_popup() {
         });
     }
     start_clear_history();
+    start_stop();
     mark_interactive();
 }
