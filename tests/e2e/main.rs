@@ -11,6 +11,7 @@ mod commands;
 mod groups;
 mod lookup;
 mod popup;
+mod privacy;
 mod private;
 mod safety;
 mod settings;
