@@ -124,6 +124,7 @@ bench: xpi test-tools speech-corpus
 	$(SPEECH_BENCH) --subset --model $(SPEECH_MODELS)/base-q8_0 --schemes $(SCHEMES_BASE)
 	$(SPEECH_BENCH) $(foreach m,tiny.en-q8_0 tiny.en-f32 base-q8_0 base-f32,--model $(SPEECH_MODELS)/$(m))
 	cargo bench -p ext-core --bench interpret
+	cargo bench -p ext-core --bench agent
 	cargo run --quiet --release -p tab-whisperer --bin popup_bench
 	cargo run --quiet --release -p tab-whisperer --bin undo_bench
 	cargo run --quiet --release -p tab-whisperer --bin voice_bench

@@ -2,94 +2,13 @@
 //! side by side (targets: under 1 ms with 100 tabs, under 20 ms with 1,000).
 //! Prints figures; asserts nothing.
 
+mod fixture;
+
 use ext_core::interpret::{plan, Options};
-use ext_core::tab_state::{Bookmark, Group, SearchEngine, State, Tab, Window};
+use ext_core::tab_state::State;
+use fixture::state;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
-
-const SITES: &[(&str, &str)] = &[
-    ("www.youtube.com/watch?v=", "Video {} - YouTube"),
-    ("mail.google.com/mail/u/0/#inbox/", "Inbox ({}) - Gmail"),
-    (
-        "github.com/rust-lang/rust/issues/",
-        "Issue #{} · rust-lang/rust",
-    ),
-    ("www.reddit.com/r/rust/comments/", "Thread {} : r/rust"),
-    ("docs.rs/tokio/latest/tokio/", "tokio {} - Rust"),
-    ("en.wikipedia.org/wiki/Topic_", "Topic {} - Wikipedia"),
-    ("news.ycombinator.com/item?id=", "Story {} | Hacker News"),
-    ("www.bbc.co.uk/news/world-", "World news {} - BBC News"),
-    ("app.slack.com/client/T0/C", "channel {} - Slack"),
-    ("www.amazon.com/dp/B0", "Product {} : Amazon.com"),
-];
-
-fn state(n: usize) -> State {
-    let now = 1_780_000_000_000.0;
-    let windows = 3;
-    let mut tabs = Vec::with_capacity(n);
-    for i in 0..n {
-        let (url, title) = SITES[i % SITES.len()];
-        let window = (i % windows) as i64 + 1;
-        tabs.push(Tab {
-            id: i as i64 + 1,
-            window_id: window,
-            index: (i / windows) as i64,
-            url: format!("https://{url}{i}"),
-            title: title.replace("{}", &i.to_string()),
-            active: i < windows,
-            pinned: i < 2 * windows && i % 2 == 0,
-            muted: false,
-            audible: i % 97 == 5,
-            discarded: false,
-            group_id: if i % 10 == 7 {
-                500 + (i % 3) as i64
-            } else {
-                -1
-            },
-            last_accessed: now - i as f64 * 1000.0,
-            incognito: false,
-        });
-    }
-    State {
-        now,
-        windows: (1..=windows as i64)
-            .map(|id| Window {
-                id,
-                focused: id == 1,
-                incognito: false,
-            })
-            .collect(),
-        tabs,
-        groups: (0..3)
-            .map(|k| Group {
-                id: 500 + k,
-                window_id: 1 + k,
-                title: ["News", "Docs", "Shopping"][k as usize].into(),
-                color: ext_core::tab_state::Color::ALL[k as usize],
-                collapsed: false,
-            })
-            .collect(),
-        bookmarks: (0..200)
-            .map(|i| Bookmark {
-                id: format!("b{i}"),
-                title: format!("Bookmark {i} about candle docs"),
-                url: format!("https://example.org/{i}"),
-                folder: "Reading".into(),
-            })
-            .collect(),
-        history: vec![],
-        search_engines: vec![
-            SearchEngine {
-                name: "Google".into(),
-                is_default: true,
-            },
-            SearchEngine {
-                name: "Bing".into(),
-                is_default: false,
-            },
-        ],
-    }
-}
 
 const COMMANDS: &[&str] = &[
     "close every reddit tab",
