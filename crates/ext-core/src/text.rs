@@ -1,16 +1,7 @@
 //! Small string helpers shared by the tools, the undo journal, the
 //! interpreter and the background page.
 
-/// At most `max` characters of `s`, for echoing user input in messages.
-pub fn clip(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        s.to_string()
-    } else {
-        let mut out: String = s.chars().take(max).collect();
-        out.push('…');
-        out
-    }
-}
+pub use ext_protocol::text::clip;
 
 /// A URL without its `#fragment`: two tabs with the same key show the
 /// same page.

@@ -25,6 +25,7 @@ pub mod port;
 pub mod request;
 pub mod sender;
 pub mod settings;
+pub mod text;
 pub mod worker;
 
 pub use error::{Error, ErrorCode};

@@ -3,6 +3,7 @@
 //! variant's answer is in [`crate::answer`]; docs/tools.md lists them all
 //! (a test checks that it does).
 
+use crate::text::clip;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -230,14 +231,6 @@ impl Request {
     pub fn is_voice(&self) -> bool {
         let kind = self.kind();
         kind.starts_with("voice_") || kind.starts_with("model_")
-    }
-}
-
-fn clip(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        s.to_string()
-    } else {
-        s.chars().take(max).chain(['…']).collect()
     }
 }
 

@@ -4,6 +4,7 @@
 
 use crate::error::Error;
 use crate::models;
+use crate::text::clip;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -365,17 +366,6 @@ impl Settings {
     pub fn wake_model(&self) -> Option<&str> {
         let wake = self.speech_wake_model.as_str();
         (wake != models::NONE && wake != self.speech_model).then_some(wake)
-    }
-}
-
-/// At most `max` characters of `s`, for echoing a value in a message.
-fn clip(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        s.to_string()
-    } else {
-        let mut out: String = s.chars().take(max).collect();
-        out.push('…');
-        out
     }
 }
 
