@@ -201,14 +201,22 @@ fn popup(env: &Env, script: &str) -> Value {
 
 #[test]
 fn stop_in_the_popup_ends_a_turn_whose_model_never_answers() {
-    // A server that takes requests and never answers them.
+    // A server that asks for a list of the tabs, then never answers.
     let server = tiny_http::Server::http("127.0.0.1:0").unwrap();
     let port = server.server_addr().to_ip().unwrap().port();
     let held = Arc::new(Mutex::new(Vec::new()));
     let kept = held.clone();
     std::thread::spawn(move || {
+        let mut first = true;
         for request in server.incoming_requests() {
-            kept.lock().unwrap().push(request);
+            if std::mem::take(&mut first) {
+                let list = json!({ "choices": [{ "message": { "role": "assistant", "content": "", "tool_calls": [
+                    { "id": "c1", "type": "function",
+                      "function": { "name": "list_tabs", "arguments": "{\"query\": \"news\"}" } }] } }] });
+                let _ = request.respond(tiny_http::Response::from_string(list.to_string()));
+            } else {
+                kept.lock().unwrap().push(request);
+            }
         }
     });
     let env = start();
@@ -228,10 +236,30 @@ fn stop_in_the_popup_ends_a_turn_whose_model_never_answers() {
         .session()
         .send_keys(&input, "ask the AI to tidy up\u{E007}")
         .unwrap();
-    wait_for(LOAD, "the request to reach the model", || {
+    wait_for(LOAD, "the second request to reach the model", || {
         Ok((held.lock().unwrap().len() == 1).then_some(()))
     })
     .unwrap();
+    // The popup shows the turn as it goes: the call, its outcome, and that
+    // the model is being asked again.
+    let progress = wait_for(LOAD, "the progress to show", || {
+        let shown = popup(
+            &env,
+            "const p = document.getElementById('progress');
+             return p.hidden ? null : [document.getElementById('status').textContent,
+                                       ...Array.from(p.children, li => li.textContent)];",
+        );
+        Ok(shown.as_array().filter(|a| a.len() == 3).cloned())
+    })
+    .unwrap();
+    assert_eq!(
+        progress,
+        [
+            json!("Asking the language model (round 2)…"),
+            json!("→ list_tabs {\"query\":\"news\"}"),
+            json!("✓ list_tabs")
+        ]
+    );
     assert_eq!(
         popup(&env, "return document.getElementById('stop').hidden;"),
         false
@@ -249,6 +277,10 @@ fn stop_in_the_popup_ends_a_turn_whose_model_never_answers() {
     assert_eq!(reply, "Stopped; nothing was changed.");
     assert_eq!(
         popup(&env, "return document.getElementById('stop').hidden;"),
+        true
+    );
+    assert_eq!(
+        popup(&env, "return document.getElementById('progress').hidden;"),
         true
     );
     // The background is free again: a command runs at once.

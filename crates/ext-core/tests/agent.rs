@@ -103,9 +103,42 @@ fn what_the_interpreter_cannot_place_goes_to_the_model_as_one_undoable_change() 
         (200, text("Closed your two Rust tabs.")),
     ]);
     script.install(&bg);
+    let told = Rc::new(RefCell::new(Vec::new()));
+    let log = told.clone();
+    bg.set_progress(Rc::new(move |event| {
+        log.borrow_mut().push(serde_json::to_value(event).unwrap())
+    }));
     let answer = command(&bg, "tidy up my research tabs");
     assert_eq!(answer["ok"], true, "{answer}");
     assert_eq!(answer["reply"], "Closed your two Rust tabs.");
+    // The pages were told each step as it went.
+    let steps: Vec<String> = told
+        .borrow()
+        .iter()
+        .map(|e| {
+            format!(
+                "{} {}",
+                e["kind"].as_str().unwrap(),
+                e["tool"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            "thinking ",
+            "call list_tabs",
+            "result list_tabs",
+            "thinking ",
+            "call close_tabs",
+            "result close_tabs",
+            "thinking ",
+            "done "
+        ]
+    );
+    assert_eq!(told.borrow()[4]["args"], json!({ "tabIds": [5, 6] }));
+    assert_eq!(told.borrow()[5]["ok"], true);
+    assert_eq!(told.borrow()[7]["reply"], "Closed your two Rust tabs.");
     assert_eq!(open(&bg), [1, 2, 3, 4, 7, 8]);
     let seen = script.seen.borrow();
     assert_eq!(seen.len(), 3);

@@ -1,5 +1,6 @@
 //! What the UI shows for an answer or a log entry, as plain data.
 
+use ext_protocol::text::clip;
 use ext_protocol::Request;
 use serde_json::Value;
 
@@ -136,8 +137,59 @@ pub fn live_transcript(event: &Value) -> Option<String> {
     }
 }
 
+/// How a language-model turn's step shows while it runs: the status
+/// line's text and, for a tool call or its outcome, the line of the live
+/// list. `AgentEvent` as JSON.
+pub fn agent_progress(event: &Value) -> (Option<String>, Option<String>) {
+    let tool = event["tool"].as_str().unwrap_or_default();
+    match event["kind"].as_str() {
+        Some("thinking") => {
+            let round = event["round"].as_u64().unwrap_or(1);
+            let status = if round <= 1 {
+                "Asking the language model…".to_string()
+            } else {
+                format!("Asking the language model (round {round})…")
+            };
+            (Some(status), None)
+        }
+        Some("call") => {
+            let args = clip(&event["args"].to_string(), 160);
+            (
+                Some(format!("Running {tool}…")),
+                Some(format!("→ {tool} {args}")),
+            )
+        }
+        Some("result") if event["ok"] == true => (None, Some(format!("✓ {tool}"))),
+        Some("result") => {
+            let why = event["error"].as_str().unwrap_or("failed");
+            (None, Some(format!("✗ {tool}: {why}")))
+        }
+        _ => (None, None),
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_turn_shows_its_steps_as_they_come() {
+        use serde_json::json;
+        let (status, line) = agent_progress(&json!({"kind": "thinking", "round": 2}));
+        assert_eq!(status.unwrap(), "Asking the language model (round 2)…");
+        assert_eq!(line, None);
+        let (status, line) =
+            agent_progress(&json!({"kind": "call", "tool": "close_tabs", "args": {"tabIds": [3]}}));
+        assert_eq!(status.unwrap(), "Running close_tabs…");
+        assert_eq!(line.unwrap(), "→ close_tabs {\"tabIds\":[3]}");
+        let (_, line) = agent_progress(
+            &json!({"kind": "result", "tool": "close_tabs", "ok": false, "error": "No tab 3"}),
+        );
+        assert_eq!(line.unwrap(), "✗ close_tabs: No tab 3");
+        assert_eq!(
+            agent_progress(&json!({"kind": "done", "reply": "x"})),
+            (None, None)
+        );
+    }
+
     use super::*;
 
     fn req(v: Value) -> Request {

@@ -21,6 +21,27 @@ pub enum ToPage {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         status: Option<VoiceStatus>,
     },
+    /// How a language-model turn is going, as it goes.
+    Agent { event: AgentEvent },
+}
+
+/// A step of a language-model turn, for the popup's live progress.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum AgentEvent {
+    /// The model is asked (round 1, 2, …).
+    Thinking { round: usize },
+    /// It asked for a tool call, about to run.
+    Call { tool: String, args: Value },
+    /// The call's outcome: `ok`, or why not.
+    Result {
+        tool: String,
+        ok: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
+    },
+    /// The turn ended with this answer (also when it waits for a "yes").
+    Done { reply: String },
 }
 
 impl ToPage {

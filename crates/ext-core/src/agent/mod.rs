@@ -30,6 +30,9 @@ pub const CONTEXT_CHARS: usize = 30_000;
 /// be asked.
 pub type Transport = Rc<dyn Fn(HttpRequest) -> LocalBoxFuture<'static, Result<HttpAnswer, String>>>;
 
+/// Tells the pages how a turn is going (the web binding posts it to them).
+pub type Progress = Rc<dyn Fn(ext_protocol::port::AgentEvent)>;
+
 /// "ask the AI to …", "ask AI …": the rest goes to the model whatever the
 /// interpreter would make of it.
 pub fn forced(text: &str) -> Option<&str> {

@@ -18,6 +18,7 @@ use crate::tab_state::State;
 use crate::text::clip;
 use crate::tools;
 use ext_protocol::answer::{CommandAnswer, Stopped};
+use ext_protocol::port::AgentEvent;
 use ext_protocol::ErrorCode;
 use futures::future::{AbortHandle, Abortable};
 use serde_json::{json, Value};
@@ -41,6 +42,18 @@ impl<B: Browser, S: Storage> Background<B, S> {
     /// binding's fetch); without one, every request stays offline.
     pub fn set_transport(&self, transport: agent::Transport) {
         self.transport.replace(Some(transport));
+    }
+
+    /// Hands the background where to tell how a turn is going.
+    pub fn set_progress(&self, progress: agent::Progress) {
+        self.progress.replace(Some(progress));
+    }
+
+    fn tell(&self, event: AgentEvent) {
+        let progress = self.progress.borrow().clone();
+        if let Some(progress) = progress {
+            progress(event);
+        }
     }
 
     /// The popup's Stop: the turn under way ends at once; what it changed
@@ -111,6 +124,9 @@ impl<B: Browser, S: Storage> Background<B, S> {
             .await;
         self.in_turn.set(false);
         self.stop_requested.set(false);
+        self.tell(AgentEvent::Done {
+            reply: answer.reply.clone(),
+        });
         answer
     }
 
@@ -141,7 +157,8 @@ impl<B: Browser, S: Storage> Background<B, S> {
         let mut outcome = Err(ToolError::failed(format!(
             "The language model did not finish in {MAX_ROUNDS} rounds."
         )));
-        'rounds: for _ in 0..MAX_ROUNDS {
+        'rounds: for round in 1..=MAX_ROUNDS {
+            self.tell(AgentEvent::Thinking { round });
             let reply = self.ask_model(&transport, &llm, &messages, &tools).await;
             let reply = match reply {
                 Ok(reply) => reply,
@@ -177,9 +194,21 @@ impl<B: Browser, S: Storage> Background<B, S> {
                     };
                     return self.ask_first(text, paused).await;
                 }
+                self.tell(AgentEvent::Call {
+                    tool: call.name.clone(),
+                    args: call.args.clone().unwrap_or(Value::Null),
+                });
                 let result = self
                     .run_model_call(&browser, call, &mut performed, &mut undo_steps)
                     .await;
+                self.tell(AgentEvent::Result {
+                    tool: call.name.clone(),
+                    ok: result["ok"] == true,
+                    error: result["error"]["message"]
+                        .as_str()
+                        .or(result["error"].as_str())
+                        .map(|e| clip(e, 300)),
+                });
                 tainted |= !untrusted::flags(&result.to_string()).is_empty();
                 messages.push(agent::tool_message(call, &result, &fence));
             }
@@ -188,7 +217,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
         let stopped_by_user = self.stop_requested.get();
         let (ok, reply, error) = match outcome {
             _ if stopped_by_user => {
-                let reply = if performed.is_empty() {
+                let reply = if undo_id.is_none() {
                     "Stopped; nothing was changed."
                 } else {
                     "Stopped; what was done can be undone."

@@ -88,6 +88,8 @@ pub struct Background<B, S> {
     stop_requested: Cell<bool>,
     /// Drops what the turn waits for (its request, a pause) on Stop.
     stopper: RefCell<Option<futures::future::AbortHandle>>,
+    /// Where a turn's progress goes (the open pages).
+    progress: RefCell<Option<crate::agent::Progress>>,
 }
 
 impl<B: Browser, S: Storage> Background<B, S> {
@@ -113,6 +115,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
             in_turn: Cell::new(false),
             stop_requested: Cell::new(false),
             stopper: RefCell::default(),
+            progress: RefCell::default(),
         }
     }
 

@@ -12,6 +12,7 @@ mod voice;
 
 use crate::background::Background;
 use ext_protocol::answer::Failure;
+use ext_protocol::port::{AgentEvent, ToPage};
 use ext_protocol::{Error, Request};
 use firefox::FirefoxBrowser;
 use js_sys::Promise;
@@ -27,6 +28,16 @@ pub fn start() {
     let background = Rc::new(Background::new(FirefoxBrowser, LocalStorage));
     background.set_transport(llm::transport());
     let voice = voice::Voice::new(background.clone());
+    let pages = voice.clone();
+    background.set_progress(Rc::new(move |event: AgentEvent| {
+        // With the popup closed, a turn's answer comes as a notification.
+        if let AgentEvent::Done { reply } = &event {
+            if !pages.has_page(ext_protocol::port::POPUP) {
+                wasm_bindgen_futures::spawn_local(notify(reply.clone()));
+            }
+        }
+        pages.broadcast(&ToPage::Agent { event });
+    }));
     let listener_voice = voice.clone();
     let on_message = Closure::<dyn Fn(JsValue, JsValue) -> Promise>::new(
         move |message: JsValue, sender: JsValue| {

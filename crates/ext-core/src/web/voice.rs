@@ -216,11 +216,17 @@ impl Voice {
         self.apply(effects);
     }
 
-    fn broadcast(&self, message: &ToPage) {
+    /// Posts `message` to every connected page.
+    pub fn broadcast(&self, message: &ToPage) {
         let message = to_js(&message.to_json());
         for (port, _) in self.ports.borrow().iter() {
             let _ = post_to(port, &message);
         }
+    }
+
+    /// Whether a page of this name (the popup, the options page) is open.
+    pub fn has_page(&self, name: &str) -> bool {
+        self.ports.borrow().iter().any(|(_, n)| n == name)
     }
 
     /// Settings changed: the workers follow at once.

@@ -1,10 +1,10 @@
 //! The popup: the command box (with Up/Down history), the mic button, the
 //! level meter, the live transcript and the answers.
 
-use super::dom::{ask, by_id, connect, mark_interactive, on, set_status, t};
+use super::dom::{ask, by_id, connect, document, mark_interactive, on, set_status, t};
 use super::history::{run, show_answer, show_history, start_clear_history, start_stop};
 use crate::input::{message_for, History};
-use crate::view::{live_transcript, voice_status_key};
+use crate::view::{agent_progress, live_transcript, voice_status_key};
 use ext_protocol::port::POPUP;
 use ext_protocol::request::VoiceSource;
 use ext_protocol::Request;
@@ -32,6 +32,10 @@ fn start_voice() {
         });
     }
     connect(POPUP, |message| {
+        if message["type"] == "agent" {
+            agent_event(&message["event"]);
+            return;
+        }
         if let Some(status) = message.get("status") {
             if let Some(mic) = by_id("mic") {
                 show_listening(&mic, status["listening"] == true);
@@ -50,6 +54,30 @@ fn show_listening(mic: &Element, listening: bool) {
         } else {
             level.set_attribute("hidden", "")
         };
+    }
+}
+
+/// A language-model turn's step: the status line, and the live list of
+/// its calls (cleared when the turn ends and its answer shows).
+fn agent_event(event: &Value) {
+    let Some(list) = by_id("progress") else {
+        return;
+    };
+    if event["kind"] == "done" {
+        list.set_text_content(None);
+        let _ = list.set_attribute("hidden", "");
+        return;
+    }
+    let (status, line) = agent_progress(event);
+    if let Some(status) = status {
+        set_status(&status);
+    }
+    if let Some(line) = line {
+        if let Ok(item) = document().create_element("li") {
+            item.set_text_content(Some(&line));
+            let _ = list.append_child(&item);
+            let _ = list.remove_attribute("hidden");
+        }
     }
 }
 
