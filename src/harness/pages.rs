@@ -63,7 +63,13 @@ impl PageServer {
                         // (tiny_http would send large bodies chunked).
                         let response = tiny_http::Response::from_data(bytes.clone())
                             .with_chunked_threshold(usize::MAX);
-                        let _ = request.respond(with_type(response, "application/octet-stream"));
+                        // Pages a test writes are pages; the rest downloads.
+                        let kind = if url.ends_with(".html") {
+                            "text/html; charset=utf-8"
+                        } else {
+                            "application/octet-stream"
+                        };
+                        let _ = request.respond(with_type(response, kind));
                         continue;
                     }
 

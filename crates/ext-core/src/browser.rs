@@ -3,8 +3,8 @@
 //! `twctl` use [`crate::memory::MemoryBrowser`].
 
 use crate::tab_state::{
-    Bookmark, Group, GroupChange, HistoryItem, HistoryQuery, NewTab, PageScript, SearchEngine, Tab,
-    Window,
+    Bookmark, Group, GroupChange, HistoryItem, HistoryQuery, NewTab, PageScript, PageText,
+    SearchEngine, Tab, Window,
 };
 use std::fmt;
 
@@ -91,6 +91,8 @@ pub trait Browser {
     async fn go_forward(&self, tab_id: i64) -> BrowserResult<()>;
     /// Runs a page action and answers the page's vertical scroll offset after it.
     async fn run_page_script(&self, tab_id: i64, script: PageScript) -> BrowserResult<f64>;
+    /// The text the tab's page shows (see [`PageText`]).
+    async fn read_page(&self, tab_id: i64) -> BrowserResult<PageText>;
     async fn zoom(&self, tab_id: i64) -> BrowserResult<f64>;
     async fn set_zoom(&self, tab_id: i64, factor: f64) -> BrowserResult<()>;
 }

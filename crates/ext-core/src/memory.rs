@@ -5,7 +5,7 @@
 
 use crate::browser::{Browser, BrowserError, BrowserResult};
 use crate::tab_state::{
-    Bookmark, Color, Group, GroupChange, HistoryItem, HistoryQuery, NewTab, PageScript,
+    Bookmark, Color, Group, GroupChange, HistoryItem, HistoryQuery, NewTab, PageScript, PageText,
     SearchEngine, State, Tab, Window, NO_GROUP,
 };
 use std::cell::{Cell, RefCell};
@@ -22,6 +22,8 @@ pub struct MemoryBrowser {
     folders: RefCell<Vec<String>>,
     scroll: RefCell<HashMap<i64, f64>>,
     zoom: RefCell<HashMap<i64, f64>>,
+    /// What each tab's page says (`set_page`; else its title).
+    pages: RefCell<HashMap<i64, PageText>>,
     /// Every `search` run: (tab, engine, query).
     pub searches: RefCell<Vec<(i64, String, String)>>,
     /// The last ids handed out: Firefox never gives a closed tab's or a
@@ -65,6 +67,11 @@ impl MemoryBrowser {
         let mut state = self.state.borrow_mut();
         f(&mut state);
         normalize(&mut state);
+    }
+
+    /// What the page of `tab_id` shows (`read_page`).
+    pub fn set_page(&self, tab_id: i64, page: PageText) {
+        self.pages.borrow_mut().insert(tab_id, page);
     }
 
     pub fn set_now(&self, now: f64) {
@@ -837,6 +844,18 @@ impl Browser for MemoryBrowser {
         }
         .clamp(0.0, max);
         Ok(*y)
+    }
+
+    async fn read_page(&self, tab_id: i64) -> BrowserResult<PageText> {
+        let t = tab(&self.state.borrow(), tab_id)?.clone();
+        match self.pages.borrow().get(&tab_id) {
+            Some(page) => Ok(page.clone()),
+            None if crate::agent::page::readable(&t.url) => Ok(PageText {
+                body: t.title.clone(),
+                ..PageText::default()
+            }),
+            None => Err(err(format!("Cannot read the page of tab {tab_id}"))),
+        }
     }
 
     async fn zoom(&self, tab_id: i64) -> BrowserResult<f64> {

@@ -257,6 +257,10 @@ impl<B: Browser> Browser for Scoped<'_, B> {
         self.check_tabs(&[tab_id]).await?;
         self.inner.run_page_script(tab_id, script).await
     }
+    async fn read_page(&self, tab_id: i64) -> BrowserResult<PageText> {
+        self.check_tabs(&[tab_id]).await?;
+        self.inner.read_page(tab_id).await
+    }
     async fn zoom(&self, tab_id: i64) -> BrowserResult<f64> {
         self.check_tabs(&[tab_id]).await?;
         self.inner.zoom(tab_id).await

@@ -187,6 +187,26 @@ pub struct HistoryQuery {
     pub max_results: u32,
 }
 
+/// The text a page shows, as its tab's content script reads it (rendered
+/// text only: hidden elements are left out); [`crate::agent::page`] makes
+/// what the model reads of it.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct PageText {
+    /// `<meta>` tags: name (or property) and content.
+    pub meta: Vec<(String, String)>,
+    /// The text of each `application/ld+json` script.
+    pub json_ld: Vec<String>,
+    pub breadcrumbs: Vec<String>,
+    /// `("H1", text)`, `("H2", text)` in page order.
+    pub headings: Vec<(String, String)>,
+    /// `<main>`, `<article>` and `role=main` elements' text.
+    pub main: Vec<String>,
+    pub body: String,
+    /// Navigation, header, footer and sidebar blocks' text.
+    pub boilerplate: Vec<String>,
+}
+
 /// Something done inside the page of a tab (needs a content script).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum PageScript {

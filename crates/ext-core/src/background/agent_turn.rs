@@ -3,6 +3,7 @@
 //! change, logged like any command.
 
 use super::{Background, Pending};
+use crate::agent::page;
 use crate::agent::provider::{self, ModelCall};
 use crate::agent::retry::{self, Retry};
 use crate::agent::untrusted::{self, Fence};
@@ -143,13 +144,15 @@ impl<B: Browser, S: Storage> Background<B, S> {
             (s.llm.clone(), s.confirm_threshold)
         };
         let time = self.browser.now_ms();
-        let tools = tools::schemas();
+        let mut tools = tools::schemas();
+        tools.push(page::schema());
         let browser = self.scoped();
         let fence = Fence::random();
         let context = agent::tab_context(state);
-        // Data that reads like instructions makes every outward call of
-        // the turn wait for the user.
-        let mut tainted = !untrusted::flags(&context).is_empty();
+        // Data that reads like instructions, or any page read, makes every
+        // outward call of the turn wait for the user.
+        let mut caution = (!untrusted::flags(&context).is_empty())
+            .then_some("the tabs' text reads like instructions to it");
         let mut messages = agent::first_messages(request, &context, &fence);
         let mut guard = RepeatGuard::default();
         let mut performed = Vec::new();
@@ -184,7 +187,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
                     )));
                     break 'rounds;
                 }
-                if let Some(question) = self.risky_call(&browser, call, threshold, tainted).await {
+                if let Some(question) = self.risky_call(&browser, call, threshold, caution).await {
                     let paused = Paused {
                         call,
                         question,
@@ -198,9 +201,13 @@ impl<B: Browser, S: Storage> Background<B, S> {
                     tool: call.name.clone(),
                     args: call.args.clone().unwrap_or(Value::Null),
                 });
-                let result = self
-                    .run_model_call(&browser, call, &mut performed, &mut undo_steps)
-                    .await;
+                let result = if call.name == page::TOOL {
+                    caution = Some("it read what web pages say in this request");
+                    self.read_pages(&browser, call, &mut performed).await
+                } else {
+                    self.run_model_call(&browser, call, &mut performed, &mut undo_steps)
+                        .await
+                };
                 self.tell(AgentEvent::Result {
                     tool: call.name.clone(),
                     ok: result["ok"] == true,
@@ -209,7 +216,9 @@ impl<B: Browser, S: Storage> Background<B, S> {
                         .or(result["error"].as_str())
                         .map(|e| clip(e, 300)),
                 });
-                tainted |= !untrusted::flags(&result.to_string()).is_empty();
+                if caution.is_none() && !untrusted::flags(&result.to_string()).is_empty() {
+                    caution = Some("the tabs' text reads like instructions to it");
+                }
                 messages.push(agent::tool_message(call, &result, &fence));
             }
         }
@@ -339,27 +348,26 @@ impl<B: Browser, S: Storage> Background<B, S> {
     }
 
     /// The question to ask the user before `call` runs, if it is risky
-    /// (see [`agent::risk`]), or acts outward in a `tainted` turn (see
-    /// [`agent::acts_outward`]).
+    /// (see [`agent::risk`]), or acts outward (see [`agent::acts_outward`])
+    /// in a turn that calls for `caution` (why).
     async fn risky_call(
         &self,
         browser: &impl Browser,
         call: &ModelCall,
         threshold: usize,
-        tainted: bool,
+        caution: Option<&str>,
     ) -> Option<String> {
         let args = call.args.as_ref().ok()?;
-        let outward = tainted && agent::acts_outward(&call.name);
-        if !outward && !matches!(call.name.as_str(), "close_tabs" | "discard_tabs") {
+        let outward = caution.filter(|_| agent::acts_outward(&call.name));
+        if outward.is_none() && !matches!(call.name.as_str(), "close_tabs" | "discard_tabs") {
             return None;
         }
         let now = State {
             tabs: browser.tabs().await.unwrap_or_default(),
             ..State::default()
         };
-        let reason = agent::risk(&call.name, args, &now, threshold).or_else(|| {
-            outward.then(|| "the tabs' text reads like instructions to it".to_string())
-        })?;
+        let reason = agent::risk(&call.name, args, &now, threshold)
+            .or_else(|| outward.map(str::to_string))?;
         Some(format!(
             "The language model wants to {} ({reason}). Do it?",
             agent::describe_call(&call.name, args, &now)
@@ -415,6 +423,59 @@ impl<B: Browser, S: Storage> Background<B, S> {
             undo_id,
             ..CommandAnswer::replied(question)
         }
+    }
+
+    /// The model's `read_pages`: what each tab's page says, within the
+    /// budget; pages that cannot be read get their title and address.
+    /// Logged without the text.
+    async fn read_pages(
+        &self,
+        browser: &impl Browser,
+        call: &ModelCall,
+        performed: &mut Vec<LoggedCall>,
+    ) -> Value {
+        let ids: Vec<i64> = match &call.args {
+            Ok(args) => args["tabIds"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_i64)
+                .take(100)
+                .collect(),
+            Err(e) => {
+                return json!({ "ok": false, "error": format!("Bad arguments for read_pages: {e}") })
+            }
+        };
+        if ids.is_empty() {
+            return json!({ "ok": false, "error": "read_pages needs tabIds: a list of tab ids." });
+        }
+        let tabs = browser.tabs().await.unwrap_or_default();
+        let budget = page::budget(ids.len());
+        let mut pages = Vec::new();
+        for id in &ids {
+            let Some(tab) = tabs.iter().find(|t| t.id == *id) else {
+                pages.push(json!({ "tabId": id, "error": "No such tab." }));
+                continue;
+            };
+            let mut entry = json!({ "tabId": id, "title": clip(&untrusted::clean(&tab.title), 200),
+                                    "url": clip(&tab.url, 300) });
+            if !page::readable(&tab.url) {
+                entry["note"] = json!("This page cannot be read (not a web page).");
+            } else {
+                match browser.read_page(*id).await {
+                    Ok(text) => entry["text"] = json!(page::digest(&text, budget)),
+                    Err(e) => entry["note"] = json!(format!("Not read: {e}")),
+                }
+            }
+            pages.push(entry);
+        }
+        let read = pages.iter().filter(|p| p.get("text").is_some()).count();
+        performed.push(LoggedCall::new(
+            page::TOOL,
+            &json!({ "tabIds": ids }),
+            &json!({ "read": read }),
+        ));
+        json!({ "ok": true, "result": { "pages": pages } })
     }
 
     /// One call from the model: refused (as a tool error it can read) if

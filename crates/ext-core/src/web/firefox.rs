@@ -3,8 +3,8 @@
 use super::bindings::*;
 use crate::browser::{Browser, BrowserError, BrowserResult};
 use crate::tab_state::{
-    Bookmark, Group, GroupChange, HistoryItem, HistoryQuery, NewTab, PageScript, SearchEngine, Tab,
-    Window, NO_GROUP,
+    Bookmark, Group, GroupChange, HistoryItem, HistoryQuery, NewTab, PageScript, PageText,
+    SearchEngine, Tab, Window, NO_GROUP,
 };
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
@@ -100,6 +100,25 @@ fn js(v: Value) -> wasm_bindgen::JsValue {
 }
 
 /// Page actions run as a one-line content script that answers `scrollY`.
+/// Gathers what a page shows for [`PageText`]: rendered text only
+/// (`innerText`, and elements `checkVisibility` finds visible), the body
+/// capped at 200,000 characters. What to keep of it is decided in Rust
+/// (`agent::page`).
+const READ_PAGE: &str = r#"(() => {
+  const seen = e => !e.checkVisibility || e.checkVisibility({ visibilityProperty: true, opacityProperty: true });
+  const texts = s => Array.from(document.querySelectorAll(s)).filter(seen).map(e => e.innerText);
+  return {
+    meta: Array.from(document.querySelectorAll('meta[name],meta[property]'),
+                     m => [m.getAttribute('name') || m.getAttribute('property'), m.content || '']),
+    json_ld: Array.from(document.querySelectorAll('script[type="application/ld+json"]'), s => s.textContent),
+    breadcrumbs: texts('[aria-label~="breadcrumb" i],[aria-label~="breadcrumbs" i],.breadcrumb,.breadcrumbs'),
+    headings: Array.from(document.querySelectorAll('h1,h2')).filter(seen).map(h => [h.tagName, h.innerText]),
+    main: texts('main,article,[role=main]'),
+    body: document.body ? document.body.innerText.slice(0, 200000) : '',
+    boilerplate: texts('nav,header,footer,aside,[role=navigation],[role=banner],[role=contentinfo],[role=complementary]'),
+  };
+})()"#;
+
 fn page_code(script: PageScript) -> String {
     let action = match script {
         PageScript::ScrollBy(dy) => format!("window.scrollBy({{top: {dy}, behavior: 'instant'}})"),
@@ -418,6 +437,22 @@ impl Browser for FirefoxBrowser {
         results
             .first()
             .and_then(Value::as_f64)
+            .ok_or_else(|| BrowserError("the page did not answer".into()))
+    }
+
+    async fn read_page(&self, tab_id: i64) -> BrowserResult<PageText> {
+        let results: Vec<PageText> = call_within(
+            tabs_execute_script(
+                tab_id as f64,
+                &js(json!({ "code": READ_PAGE, "runAt": "document_end" })),
+            ),
+            PAGE_SCRIPT_LIMIT_MS,
+        )
+        .await
+        .map_err(|e| BrowserError(format!("the page could not be read ({e})")))?;
+        results
+            .into_iter()
+            .next()
             .ok_or_else(|| BrowserError("the page did not answer".into()))
     }
 
