@@ -3,15 +3,17 @@
 //! list, cleaned, fenced and scanned for instructions), and one round of a
 //! turn (the request built and serialized, the answer parsed, the tool run
 //! on the in-memory browser, its result fenced into the history), from a
-//! scripted model that answers at once. Prints figures; asserts nothing.
+//! scripted model that answers at once, and what `read_pages` does with
+//! every tab's page. Prints figures; asserts nothing.
 
 mod fixture;
 
+use ext_core::agent::page;
 use ext_core::agent::provider::{HttpAnswer, HttpRequest};
 use ext_core::agent::untrusted::{self, Fence};
 use ext_core::agent::{self, MAX_ROUNDS};
 use ext_core::storage::MemoryStorage;
-use ext_core::tab_state::State;
+use ext_core::tab_state::{PageText, State};
 use ext_core::{Background, MemoryBrowser};
 use fixture::state;
 use futures::executor::block_on;
@@ -86,6 +88,32 @@ fn turn(state: &State, rounds: usize) -> Duration {
     })
 }
 
+/// What `n` pages of about 6 KB say, cut to their share of the budget
+/// and fenced, as `read_pages` answers them (the page script's own time in
+/// each tab is Firefox's and not counted).
+fn pages(n: usize) -> Duration {
+    let texts: Vec<PageText> = (0..n)
+        .map(|i| PageText {
+            meta: vec![(
+                "description".into(),
+                format!("Page {i} about Rust and WebGPU"),
+            )],
+            headings: vec![("H1".into(), format!("Heading {i}"))],
+            body: format!(
+                "Menu Home About\n{}\nFooter",
+                "Some words of the article. ".repeat(220)
+            ),
+            boilerplate: vec!["Menu Home About".into(), "Footer".into()],
+            ..PageText::default()
+        })
+        .collect();
+    median(|| {
+        let budget = page::budget(n);
+        let all: Vec<String> = texts.iter().map(|t| page::digest(t, budget)).collect();
+        black_box(Fence::random().wrap(&all.join("\n")));
+    })
+}
+
 fn main() {
     let sizes = [100, 1_000];
     let states: Vec<State> = sizes.iter().map(|&n| state(n)).collect();
@@ -99,9 +127,12 @@ fn main() {
         ms(built[0]),
         ms(built[1])
     );
+    let read: Vec<Duration> = states.iter().map(|s| pages(s.tabs.len())).collect();
     println!(
-        "{:<54} {:>12} {:>12}",
-        "context with page extraction", "not built", "not built"
+        "{:<54} {} {}",
+        "read_pages of every tab (digest, fence)",
+        ms(read[0]),
+        ms(read[1])
     );
     let one: Vec<Duration> = states.iter().map(|s| turn(s, 1)).collect();
     let full: Vec<Duration> = states.iter().map(|s| turn(s, MAX_ROUNDS)).collect();
