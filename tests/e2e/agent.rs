@@ -431,3 +431,91 @@ fn a_page_that_says_to_close_all_tabs_reaches_the_model_fenced_and_cannot_close_
     assert_eq!(env.ff.command("no").unwrap()["cancelled"], true);
     assert_eq!(env.tabs().len(), before);
 }
+
+/// A model server speaking plain HTTP, answering each request with the
+/// next body as an event stream. A body marked to hang is sent and the
+/// connection then held open without another byte.
+fn stream_model(bodies: Vec<(String, bool)>) -> (String, Arc<Mutex<Vec<Value>>>) {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = seen.clone();
+    std::thread::spawn(move || {
+        let mut bodies = bodies.into_iter();
+        let mut held = Vec::new();
+        for stream in listener.incoming().flatten() {
+            let mut reader = BufReader::new(stream);
+            let mut length = 0;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+                if let Some(n) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    length = n.trim().parse().unwrap_or(0);
+                }
+            }
+            let mut body = vec![0; length];
+            let _ = reader.read_exact(&mut body);
+            log.lock()
+                .unwrap()
+                .push(serde_json::from_slice::<Value>(&body).unwrap_or_default());
+            let (events, hang) = bodies.next().unwrap_or_default();
+            let mut stream = reader.into_inner();
+            let _ = write!(
+                stream,
+                "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n{events}"
+            );
+            let _ = stream.flush();
+            if hang {
+                held.push(stream);
+            }
+        }
+    });
+    (format!("http://127.0.0.1:{port}/v1"), seen)
+}
+
+fn event_stream(events: &[Value]) -> String {
+    events.iter().map(|e| format!("data: {e}\n\n")).collect()
+}
+
+#[test]
+fn streamed_fragments_become_calls_and_a_stream_that_stalls_is_given_up() {
+    let env = start();
+    let news = env.on_host("news.example", "news", "News");
+    let news_id = env.open_active(&news, "News");
+    let before = env.tabs().len();
+    let close = event_stream(&[
+        json!({ "choices": [{ "delta": { "role": "assistant", "content": "Closing it." } }] }),
+        json!({ "choices": [{ "delta": { "tool_calls": [{ "index": 0, "id": "c1", "type": "function",
+            "function": { "name": "close_tabs", "arguments": "{\"tab" } }] } }] }),
+        json!({ "choices": [{ "delta": { "tool_calls": [{ "index": 0,
+            "function": { "arguments": format!("Ids\": [{news_id}]}}") } }] } }] }),
+        json!({ "choices": [{ "delta": {}, "finish_reason": "tool_calls" }] }),
+    ]) + "data: [DONE]\n\n";
+    let done = event_stream(&[
+        json!({ "choices": [{ "delta": { "content": "Closed the news." }, "finish_reason": "stop" }] }),
+    ]) + "data: [DONE]\n\n";
+    // The third answer starts, then never says another word.
+    let stalls = event_stream(&[json!({ "choices": [{ "delta": { "content": "Let me" } }] })]);
+    let (url, seen) = stream_model(vec![(close, false), (done, false), (stalls, true)]);
+    let saved = env
+        .ff
+        .send(&json!({ "type": "set_settings", "settings": { "llm": {
+            "provider": "openai", "baseUrl": url, "model": "m" } } }))
+        .unwrap();
+    assert_eq!(saved["ok"], true, "{saved}");
+
+    let answer = env.ff.command("ask the AI to close the news").unwrap();
+    assert_eq!(answer["reply"], "Closed the news.", "{answer}");
+    assert_eq!(env.tabs().len(), before - 1);
+    assert_eq!(seen.lock().unwrap()[0]["stream"], true);
+
+    let answer = env.ff.command("ask the AI to tidy up").unwrap();
+    assert_eq!(answer["ok"], false, "{answer}");
+    let reply = answer["reply"].as_str().unwrap();
+    assert!(reply.contains("the stream stalled"), "{reply}");
+    // The background is free again.
+    assert_eq!(env.ff.command("list my tabs").unwrap()["ok"], true);
+}

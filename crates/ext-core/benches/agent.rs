@@ -71,7 +71,7 @@ fn turn(state: &State, rounds: usize) -> Duration {
     let script = Rc::new(answers);
     {
         let (next, script) = (next.clone(), script.clone());
-        bg.set_transport(Rc::new(move |request: HttpRequest| {
+        bg.set_transport(Rc::new(move |request: HttpRequest, _| {
             // The web binding serializes the body; so does the bench.
             black_box(request.body.to_string());
             let i = next.get() % script.len();

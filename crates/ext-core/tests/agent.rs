@@ -6,6 +6,7 @@ mod common;
 
 use common::*;
 use ext_core::agent::provider::{HttpAnswer, HttpRequest};
+use ext_core::agent::OnChunk;
 use ext_core::browser::Browser;
 use ext_core::storage::MemoryStorage;
 use ext_core::{Background, MemoryBrowser};
@@ -42,13 +43,20 @@ impl Script {
     }
     fn install(&self, bg: &Bg) {
         let me = self.clone();
-        bg.set_transport(Rc::new(move |request: HttpRequest| {
+        bg.set_transport(Rc::new(move |request: HttpRequest, on_chunk: OnChunk| {
             me.seen.borrow_mut().push(request);
             let answer = me
                 .replies
                 .borrow_mut()
                 .pop_front()
                 .unwrap_or_else(|| HttpAnswer::new(200, text("Done.").to_string()));
+            // A stream arrives in pieces, cut anywhere.
+            if answer.body.starts_with("data:") {
+                let chars: Vec<char> = answer.body.chars().collect();
+                for piece in chars.chunks(5) {
+                    on_chunk(&piece.iter().collect::<String>());
+                }
+            }
             Box::pin(async move { Ok(answer) })
         }));
     }
@@ -485,7 +493,7 @@ fn stop_ends_the_turn_at_once_and_keeps_what_was_done_undoable() {
     let (me, count) = (Rc::downgrade(&bg), asked.clone());
     // The first answer mutes a tab; the second never comes, and the user
     // presses Stop while waiting for it.
-    bg.set_transport(Rc::new(move |_request: HttpRequest| {
+    bg.set_transport(Rc::new(move |_request: HttpRequest, _: OnChunk| {
         *count.borrow_mut() += 1;
         let first = *count.borrow() == 1;
         let bg = me.upgrade().unwrap();
@@ -511,7 +519,7 @@ fn stop_ends_the_turn_at_once_and_keeps_what_was_done_undoable() {
     // With no turn under way, Stop says so and changes nothing.
     let stop = block_on(bg.handle(json!({ "type": "agent_stop" })));
     assert_eq!(stop, json!({ "ok": true, "stopped": false }));
-    bg.set_transport(Rc::new(|_| {
+    bg.set_transport(Rc::new(|_, _| {
         Box::pin(async { Ok(HttpAnswer::new(200, text("Nothing to do.").to_string())) })
     }));
     assert_eq!(
@@ -581,4 +589,89 @@ fn pages_are_read_on_demand_as_fenced_data_and_then_closing_asks_first() {
         logged.contains("read_pages") && !logged.contains("Great dogs"),
         "{logged}"
     );
+}
+
+/// An OpenAI-style stream of these events.
+fn sse(events: &[Value]) -> String {
+    events
+        .iter()
+        .map(|e| format!("data: {e}\n\n"))
+        .chain(["data: [DONE]\n\n".to_string()])
+        .collect()
+}
+
+#[test]
+fn streamed_answers_show_live_and_a_stream_that_drops_calls_is_asked_again_whole() {
+    let bg = with_model("fallback");
+    let streamed_call = sse(&[
+        json!({ "choices": [{ "delta": { "content": "Muting the " } }] }),
+        json!({ "choices": [{ "delta": { "content": "cat video." } }] }),
+        json!({ "choices": [{ "delta": { "tool_calls": [{ "index": 0, "id": "m1", "type": "function",
+            "function": { "name": "mute_tabs", "arguments": "{\"tabIds\"" } }] } }] }),
+        json!({ "choices": [{ "delta": { "tool_calls": [{ "index": 0,
+            "function": { "arguments": ": [2]}" } }] } }] }),
+        json!({ "choices": [{ "delta": {}, "finish_reason": "tool_calls" }] }),
+    ]);
+    let streamed_text = sse(&[
+        json!({ "choices": [{ "delta": { "content": "Muted." }, "finish_reason": "stop" }] }),
+    ]);
+    let script = Script::answers(vec![
+        HttpAnswer::new(200, streamed_call),
+        HttpAnswer::new(200, streamed_text),
+    ]);
+    script.install(&bg);
+    let told = Rc::new(RefCell::new(Vec::new()));
+    let log = told.clone();
+    bg.set_progress(Rc::new(move |event| {
+        log.borrow_mut().push(serde_json::to_value(event).unwrap())
+    }));
+    let answer = command(&bg, "tidy up my research tabs");
+    assert_eq!(answer["reply"], "Muted.", "{answer}");
+    assert!(bg.browser().state().tabs[1].muted);
+    assert_eq!(script.seen.borrow()[0].body["stream"], true);
+    // The text showed as it came, piece by piece.
+    let texts: Vec<String> = told
+        .borrow()
+        .iter()
+        .filter(|e| e["kind"] == "text")
+        .map(|e| e["text"].as_str().unwrap().to_string())
+        .collect();
+    assert!(texts.len() >= 3, "{texts:?}");
+    assert!(
+        texts.contains(&"Muting the cat video.".to_string()),
+        "{texts:?}"
+    );
+
+    // A server that announces tool calls and drops them when streaming
+    // is asked again without streaming, which is remembered.
+    let bg = with_model("fallback");
+    let dropped = sse(&[json!({ "choices": [{ "delta": {}, "finish_reason": "tool_calls" }] })]);
+    let script = Script::answers(vec![
+        HttpAnswer::new(200, dropped),
+        HttpAnswer::new(200, call("mute_tabs", json!({ "tabIds": [2] })).to_string()),
+        HttpAnswer::new(200, text("Muted.").to_string()),
+    ]);
+    script.install(&bg);
+    assert_eq!(command(&bg, "tidy up my research tabs")["reply"], "Muted.");
+    let streams: Vec<Value> = script
+        .seen
+        .borrow()
+        .iter()
+        .map(|r| r.body["stream"].clone())
+        .collect();
+    assert_eq!(streams, [json!(true), json!(false), json!(false)]);
+
+    // One that refuses to stream with tools, likewise.
+    let bg = with_model("fallback");
+    let refusal = json!({ "error": { "message": "Cannot use tools with stream" } });
+    let script = Script::new(vec![(400, refusal), (200, text("Fine."))]);
+    script.install(&bg);
+    assert_eq!(command(&bg, "tidy up my research tabs")["reply"], "Fine.");
+    let streams: Vec<Value> = script
+        .seen
+        .borrow()
+        .iter()
+        .map(|r| r.body["stream"].clone())
+        .collect();
+    assert_eq!(streams, [json!(true), json!(false)]);
 }

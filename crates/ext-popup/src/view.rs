@@ -159,6 +159,12 @@ pub fn agent_progress(event: &Value) -> (Option<String>, Option<String>) {
                 Some(format!("→ {tool} {args}")),
             )
         }
+        Some("text") => (
+            event["text"]
+                .as_str()
+                .map(|text| format!("“{}”", text.trim())),
+            None,
+        ),
         Some("result") if event["ok"] == true => (None, Some(format!("✓ {tool}"))),
         Some("result") => {
             let why = event["error"].as_str().unwrap_or("failed");
@@ -188,6 +194,8 @@ mod tests {
             agent_progress(&json!({"kind": "done", "reply": "x"})),
             (None, None)
         );
+        let (status, _) = agent_progress(&json!({"kind": "text", "text": "Closing the "}));
+        assert_eq!(status.unwrap(), "“Closing the”");
     }
 
     use super::*;

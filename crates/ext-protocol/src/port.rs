@@ -31,6 +31,8 @@ pub enum ToPage {
 pub enum AgentEvent {
     /// The model is asked (round 1, 2, …).
     Thinking { round: usize },
+    /// What the model has written so far of its answer (streamed).
+    Text { text: String },
     /// It asked for a tool call, about to run.
     Call { tool: String, args: Value },
     /// The call's outcome: `ok`, or why not.

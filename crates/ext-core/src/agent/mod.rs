@@ -9,6 +9,7 @@ pub mod page;
 pub mod provider;
 pub mod retry;
 pub mod rotation;
+pub mod stream;
 pub mod untrusted;
 
 use crate::tab_state::State;
@@ -28,8 +29,13 @@ pub const MAX_SAME_CALL: usize = 3;
 pub const CONTEXT_CHARS: usize = 30_000;
 
 /// POSTs a request and answers what the server said, or why it could not
-/// be asked.
-pub type Transport = Rc<dyn Fn(HttpRequest) -> LocalBoxFuture<'static, Result<HttpAnswer, String>>>;
+/// be asked; a streamed body is also handed over piece by piece as it
+/// arrives (for the popup's live text).
+pub type Transport =
+    Rc<dyn Fn(HttpRequest, OnChunk) -> LocalBoxFuture<'static, Result<HttpAnswer, String>>>;
+
+/// Takes each piece of a streamed body.
+pub type OnChunk = Rc<dyn Fn(&str)>;
 
 /// Tells the pages how a turn is going (the web binding posts it to them).
 pub type Progress = Rc<dyn Fn(ext_protocol::port::AgentEvent)>;

@@ -66,12 +66,14 @@ pub fn refuses_token_param(status: u16, body: &str, sent: &str) -> bool {
 }
 
 /// The chat request for `messages` (OpenAI's shape) with the tools offered;
-/// `token_param` is one of [`TOKEN_PARAMS`] (OpenAI-compatible servers).
+/// `token_param` is one of [`TOKEN_PARAMS`] (OpenAI-compatible servers);
+/// `stream` asks for the answer as it is written.
 pub fn chat_request(
     settings: &LlmSettings,
     messages: &[Value],
     tools: &[Value],
     token_param: &str,
+    stream: bool,
 ) -> ToolResult<HttpRequest> {
     let base = crate::llm::checked_base(settings)?;
     let key = settings.api_key.trim();
@@ -86,12 +88,13 @@ pub fn chat_request(
         let messages: Vec<Value> = messages.iter().map(to_ollama).collect();
         (
             format!("{base}/api/chat"),
-            json!({ "model": model, "messages": messages, "tools": tools, "stream": false,
+            json!({ "model": model, "messages": messages, "tools": tools, "stream": stream,
                     "options": { "temperature": settings.temperature, "num_predict": settings.max_tokens } }),
         )
     } else {
         let mut body = json!({ "model": model, "messages": messages, "tools": tools,
-                               "tool_choice": "auto", "temperature": settings.temperature });
+                               "tool_choice": "auto", "temperature": settings.temperature,
+                               "stream": stream });
         body[token_param] = json!(settings.max_tokens);
         (format!("{base}/chat/completions"), body)
     };
@@ -157,19 +160,7 @@ pub fn read_reply(
         .enumerate()
         .map(|(i, call)| {
             let function = &call["function"];
-            let args = match &function["arguments"] {
-                Value::String(s) if s.trim().is_empty() => Ok(json!({})),
-                Value::String(s) => match serde_json::from_str::<Value>(s) {
-                    Ok(v) if v.is_object() => Ok(v),
-                    _ => Err(format!(
-                        "the arguments are not a JSON object: {}",
-                        crate::text::clip(s, 200)
-                    )),
-                },
-                Value::Object(_) => Ok(function["arguments"].clone()),
-                Value::Null => Ok(json!({})),
-                other => Err(format!("the arguments are not a JSON object: {other}")),
-            };
+            let args = parse_arguments(&function["arguments"]);
             ModelCall {
                 id: call["id"]
                     .as_str()
@@ -183,6 +174,25 @@ pub fn read_reply(
         calls = leaked_calls(&text);
     }
     Ok(ModelReply { text, calls })
+}
+
+/// A tool call's arguments: a JSON object, or a string holding one
+/// (nothing means none); anything else is the error to answer the model
+/// with.
+pub fn parse_arguments(arguments: &Value) -> Result<Value, String> {
+    match arguments {
+        Value::String(s) if s.trim().is_empty() => Ok(json!({})),
+        Value::String(s) => match serde_json::from_str::<Value>(s) {
+            Ok(v) if v.is_object() => Ok(v),
+            _ => Err(format!(
+                "the arguments are not a JSON object: {}",
+                crate::text::clip(s, 200)
+            )),
+        },
+        Value::Object(_) => Ok(arguments.clone()),
+        Value::Null => Ok(json!({})),
+        other => Err(format!("the arguments are not a JSON object: {other}")),
+    }
 }
 
 /// Tool calls some models write into their text instead of `tool_calls`:
@@ -253,8 +263,10 @@ mod tests {
             &[json!({"role": "user", "content": "hi"})],
             &[json!({"type": "function"})],
             "max_tokens",
+            true,
         )
         .unwrap();
+        assert_eq!(r.body["stream"], true);
         assert_eq!(r.url, "http://127.0.0.1:9/v1/chat/completions");
         assert_eq!(r.authorization.as_deref(), Some("Bearer sk-1"));
         assert_eq!(r.body["tools"][0]["type"], "function");
@@ -276,7 +288,7 @@ mod tests {
                 "function": {"name": "list_tabs", "arguments": "{\"query\": \"x\"}"}}]}),
             json!({"role": "tool", "tool_call_id": "c1", "name": "list_tabs", "content": "{}"}),
         ];
-        let r = chat_request(&s, &history, &[], TOKEN_PARAMS[0]).unwrap();
+        let r = chat_request(&s, &history, &[], TOKEN_PARAMS[0], false).unwrap();
         assert_eq!(r.url, "http://127.0.0.1:9/v1/api/chat");
         assert_eq!(
             r.body["messages"][0]["tool_calls"][0]["function"]["arguments"],

@@ -6,6 +6,7 @@ use super::{Background, Pending};
 use crate::agent::page;
 use crate::agent::provider::{self, ModelCall};
 use crate::agent::retry::{self, Retry};
+use crate::agent::stream::{self, StreamReader};
 use crate::agent::untrusted::{self, Fence};
 use crate::agent::{self, rotation, RepeatGuard, MAX_ROUNDS};
 use crate::browser::Browser;
@@ -23,7 +24,9 @@ use ext_protocol::port::AgentEvent;
 use ext_protocol::ErrorCode;
 use futures::future::{AbortHandle, Abortable};
 use serde_json::{json, Value};
+use std::cell::RefCell;
 use std::future::Future;
+use std::rc::Rc;
 
 fn stopped() -> ToolError {
     ToolError::refused("Stopped.")
@@ -309,11 +312,26 @@ impl<B: Browser, S: Storage> Background<B, S> {
                 .get(&model_key)
                 .copied()
                 .unwrap_or(provider::TOKEN_PARAMS[0]);
-            let http = provider::chat_request(&settings, messages, tools, param)?;
+            let streaming = !self.no_stream.borrow().contains(&model_key);
+            let http = provider::chat_request(&settings, messages, tools, param, streaming)?;
             let url = http.url.clone();
-            let answer = self.unless_stopped(transport(http)).await?.map_err(|e| {
-                ToolError::failed(format!("Could not reach the language model at {url}: {e}"))
-            })?;
+            let ollama = settings.provider == "ollama";
+            let on_chunk = self.live_text(ollama);
+            let answer = self
+                .unless_stopped(transport(http, on_chunk))
+                .await?
+                .map_err(|e| {
+                    ToolError::failed(format!("Could not reach the language model at {url}: {e}"))
+                })?;
+            // A server that cannot stream with tools says so: ask it again
+            // without, and remember.
+            if streaming
+                && answer.status >= 400
+                && answer.body.to_ascii_lowercase().contains("stream")
+            {
+                self.no_stream.borrow_mut().insert(model_key);
+                continue;
+            }
             if swaps == 0
                 && settings.provider == "openai"
                 && provider::refuses_token_param(answer.status, &answer.body, param)
@@ -341,10 +359,41 @@ impl<B: Browser, S: Storage> Background<B, S> {
                 Retry::No => {}
             }
             if (200..300).contains(&answer.status) {
-                self.token_params.borrow_mut().insert(model_key, param);
+                self.token_params
+                    .borrow_mut()
+                    .insert(model_key.clone(), param);
+                if streaming && stream::is_stream(&answer.body, ollama) {
+                    let mut reader = StreamReader::new(ollama);
+                    reader.push(&answer.body);
+                    let streamed = reader.finish(&url)?;
+                    if streamed.dropped_calls {
+                        self.no_stream.borrow_mut().insert(model_key);
+                        continue;
+                    }
+                    return Ok(streamed.reply);
+                }
             }
             return provider::read_reply(&settings, &url, answer.status, &answer.body);
         }
+    }
+
+    /// Where a streamed answer's pieces go: its text so far, to the pages.
+    fn live_text(&self, ollama: bool) -> agent::OnChunk {
+        let progress = self.progress.borrow().clone();
+        let reader = RefCell::new(StreamReader::new(ollama));
+        Rc::new(move |chunk: &str| {
+            let mut reader = reader.borrow_mut();
+            let before = reader.text().len();
+            reader.push(chunk);
+            if let (Some(progress), true) = (&progress, reader.text().len() > before) {
+                let text = reader.text();
+                let tail: String = {
+                    let n = text.chars().count();
+                    text.chars().skip(n.saturating_sub(300)).collect()
+                };
+                progress(AgentEvent::Text { text: tail });
+            }
+        })
     }
 
     /// The question to ask the user before `call` runs, if it is risky

@@ -90,6 +90,9 @@ pub struct Background<B, S> {
     stopper: RefCell<Option<futures::future::AbortHandle>>,
     /// Where a turn's progress goes (the open pages).
     progress: RefCell<Option<crate::agent::Progress>>,
+    /// Models (by server and name) that are asked without streaming: they
+    /// refused it, or dropped tool calls in a stream.
+    no_stream: RefCell<std::collections::HashSet<String>>,
 }
 
 impl<B: Browser, S: Storage> Background<B, S> {
@@ -116,6 +119,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
             stop_requested: Cell::new(false),
             stopper: RefCell::default(),
             progress: RefCell::default(),
+            no_stream: RefCell::default(),
         }
     }
 
