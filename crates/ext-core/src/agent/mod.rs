@@ -66,7 +66,8 @@ pub fn system_prompt(fence: &Fence) -> String {
 /// The open tabs as the model sees them, one per line, within
 /// [`CONTEXT_CHARS`] (titles are untrusted data: kept on one line, clipped).
 pub fn tab_context(state: &State) -> String {
-    let mut out = String::from("Open tabs (id | window | group | flags | title | address):\n");
+    let mut out =
+        String::from("Open tabs (id | window | group | flags | last used | title | address):\n");
     for t in &state.tabs {
         let flags: Vec<&str> = [
             (t.active, "active"),
@@ -80,7 +81,7 @@ pub fn tab_context(state: &State) -> String {
         .collect();
         let title = clip(&untrusted::clean(&t.title), 120);
         let line = format!(
-            "{} | {} | {} | {} | {} | {}\n",
+            "{} | {} | {} | {} | {} | {} | {}\n",
             t.id,
             t.window_id,
             if t.group_id >= 0 {
@@ -89,6 +90,12 @@ pub fn tab_context(state: &State) -> String {
                 "-".into()
             },
             flags.join(","),
+            // Firefox gives 0 for a tab it has no time for.
+            ago(if t.last_accessed > 0.0 {
+                state.now - t.last_accessed
+            } else {
+                f64::NAN
+            }),
             title,
             clip(&untrusted::clean(&t.url), 200)
         );
@@ -99,6 +106,20 @@ pub fn tab_context(state: &State) -> String {
         out += &line;
     }
     out
+}
+
+/// How long ago, briefly: "now", "5m", "3h", "2d" ("?" when unknown).
+fn ago(ms: f64) -> String {
+    if !ms.is_finite() || ms < 0.0 {
+        return "?".into();
+    }
+    let minutes = (ms / 60_000.0) as u64;
+    match minutes {
+        0 => "now".into(),
+        1..=59 => format!("{minutes}m ago"),
+        60..=1439 => format!("{}h ago", minutes / 60),
+        _ => format!("{}d ago", minutes / 1440),
+    }
 }
 
 /// The first messages of a turn: the tab list fenced as untrusted data,
@@ -272,6 +293,18 @@ mod tests {
         assert!(context.len() <= CONTEXT_CHARS + 100);
         assert!(context.contains("more tabs not shown"));
         assert!(context.lines().nth(1).unwrap().contains("Evil title"));
+        assert_eq!(
+            [
+                0.0,
+                59_000.0,
+                5.0 * 60_000.0,
+                3.0 * 3_600_000.0,
+                50.0 * 3_600_000.0,
+                -1.0
+            ]
+            .map(ago),
+            ["now", "now", "5m ago", "3h ago", "2d ago", "?"]
+        );
     }
 
     #[test]
