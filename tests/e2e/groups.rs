@@ -71,3 +71,51 @@ fn group_list_update_collapse_ungroup_and_undo() {
     env.ok("ungroup_tabs", json!({ "tabIds": [ids[0], ids[1]] }));
     assert_eq!(env.ok("list_groups", json!({}))["result"]["count"], 0);
 }
+
+#[test]
+fn group_by_topic_reads_what_the_pages_say() {
+    // Four pages whose titles share nothing; their descriptions do.
+    let page = |title: &str, description: &str| {
+        format!(
+            "<!doctype html><html><head><title>{title}</title>\
+             <meta name=\"description\" content=\"{description}\"></head>\
+             <body><p>{title}</p></body></html>"
+        )
+        .into_bytes()
+    };
+    let pages = tab_whisperer::PageServer::with_files(vec![
+        (
+            "/alpha.html".into(),
+            page("Alpha", "Easy pasta dinners for weeknights"),
+        ),
+        (
+            "/bravo.html".into(),
+            page("Bravo", "Fresh pasta from scratch"),
+        ),
+        (
+            "/charlie.html".into(),
+            page("Charlie", "WebGPU compute shaders explained"),
+        ),
+        (
+            "/delta.html".into(),
+            page("Delta", "Getting started with WebGPU"),
+        ),
+    ])
+    .unwrap();
+    let env = start();
+    let ids: Vec<i64> = ["alpha", "bravo", "charlie", "delta"]
+        .iter()
+        .map(|name| {
+            let title = format!("{}{}", name[..1].to_uppercase(), &name[1..]);
+            env.open_active(&pages.url(&format!("/{name}.html")), &title)
+        })
+        .collect();
+
+    let answer = env.ff.command("group my tabs by topic").unwrap();
+    assert_eq!(answer["ok"], true, "{answer}");
+    let group_of = |id: i64| env.tab(id)["groupId"].as_i64().unwrap();
+    assert!(group_of(ids[0]) >= 0 && group_of(ids[2]) >= 0, "{answer}");
+    assert_eq!(group_of(ids[0]), group_of(ids[1]), "{answer}");
+    assert_eq!(group_of(ids[2]), group_of(ids[3]), "{answer}");
+    assert_ne!(group_of(ids[0]), group_of(ids[2]), "{answer}");
+}

@@ -8,10 +8,10 @@
 
 mod fixture;
 
-use ext_core::agent::page;
 use ext_core::agent::provider::{HttpAnswer, HttpRequest};
 use ext_core::agent::untrusted::{self, Fence};
 use ext_core::agent::{self, MAX_ROUNDS};
+use ext_core::page;
 use ext_core::storage::MemoryStorage;
 use ext_core::tab_state::{PageText, State};
 use ext_core::{Background, MemoryBrowser};

@@ -12,6 +12,7 @@ pub mod layout;
 pub mod llm;
 pub mod log;
 pub mod memory;
+pub mod page;
 pub mod scope;
 pub mod settings;
 pub mod storage;

@@ -22,7 +22,8 @@ pub struct MemoryBrowser {
     folders: RefCell<Vec<String>>,
     scroll: RefCell<HashMap<i64, f64>>,
     zoom: RefCell<HashMap<i64, f64>>,
-    /// What each tab's page says (`set_page`; else its title).
+    /// What each tab's page says (`set_page`; else the STATE's `pages`,
+    /// else its title).
     pages: RefCell<HashMap<i64, PageText>>,
     /// Every `search` run: (tab, engine, query).
     pub searches: RefCell<Vec<(i64, String, String)>>,
@@ -848,9 +849,14 @@ impl Browser for MemoryBrowser {
 
     async fn read_page(&self, tab_id: i64) -> BrowserResult<PageText> {
         let t = tab(&self.state.borrow(), tab_id)?.clone();
-        match self.pages.borrow().get(&tab_id) {
-            Some(page) => Ok(page.clone()),
-            None if crate::agent::page::readable(&t.url) => Ok(PageText {
+        // A STATE's `pages` (what a twctl user wrote) read as descriptions.
+        let described = self.state.borrow().pages.get(&tab_id).map(|text| PageText {
+            meta: vec![("description".into(), text.clone())],
+            ..PageText::default()
+        });
+        match self.pages.borrow().get(&tab_id).cloned().or(described) {
+            Some(page) => Ok(page),
+            None if crate::page::readable(&t.url) => Ok(PageText {
                 body: t.title.clone(),
                 ..PageText::default()
             }),

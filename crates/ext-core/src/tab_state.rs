@@ -151,6 +151,10 @@ pub struct State {
     pub history: Vec<HistoryItem>,
     #[serde(default)]
     pub search_engines: Vec<SearchEngine>,
+    /// What some tabs' pages say about their topic (description, keywords,
+    /// first headings), by tab id: read for "group by topic".
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub pages: std::collections::BTreeMap<i64, String>,
 }
 
 /// What `create_tab` asks of the browser.
@@ -188,7 +192,7 @@ pub struct HistoryQuery {
 }
 
 /// The text a page shows, as its tab's content script reads it (rendered
-/// text only: hidden elements are left out); [`crate::agent::page`] makes
+/// text only: hidden elements are left out); [`crate::page`] makes
 /// what the model reads of it.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(default)]

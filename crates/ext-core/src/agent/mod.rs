@@ -5,7 +5,6 @@
 //! sees, the guards); `Background::run_agent` runs the loop and the web
 //! binding does the POST.
 
-pub mod page;
 pub mod provider;
 pub mod retry;
 pub mod rotation;

@@ -3,7 +3,6 @@
 //! change, logged like any command.
 
 use super::{Background, Pending};
-use crate::agent::page;
 use crate::agent::provider::{self, ModelCall};
 use crate::agent::retry::{self, Retry};
 use crate::agent::stream::{self, StreamReader};
@@ -14,6 +13,7 @@ use crate::error::ToolError;
 use crate::error::ToolResult;
 use crate::interpret::Plan;
 use crate::log::{Call, LogEntry, LoggedCall};
+use crate::page;
 use crate::settings::LlmSettings;
 use crate::storage::Storage;
 use crate::tab_state::State;

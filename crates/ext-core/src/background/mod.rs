@@ -424,6 +424,9 @@ impl<B: Browser, S: Storage> Background<B, S> {
             search_engines: b.search_engines().await.unwrap_or_default(),
             ..State::default()
         };
+        if interpret::needs_pages(text) {
+            state.pages = read_topics(b, &state.tabs).await;
+        }
         if let Some(words) = interpret::needs_bookmarks(text) {
             let queries = std::iter::once(words.join(" ")).chain(words.iter().cloned());
             for q in queries.filter(|q| q.chars().count() >= 2) {
@@ -900,6 +903,31 @@ pub fn describe(tool: &str, result: &Value) -> String {
 }
 
 /// What a query's results say, for the reply.
+/// At most this many pages are read for "group by topic".
+const MAX_TOPIC_PAGES: usize = 60;
+
+/// What the pages of the tabs that could be grouped say about their topic,
+/// read together; pages that cannot be read (not web pages, unloaded tabs
+/// that reading would load, ones that do not answer) are left out.
+async fn read_topics(
+    browser: &impl Browser,
+    tabs: &[crate::tab_state::Tab],
+) -> std::collections::BTreeMap<i64, String> {
+    let wanted: Vec<i64> = tabs
+        .iter()
+        .filter(|t| !t.pinned && !t.is_grouped() && !t.discarded && crate::page::readable(&t.url))
+        .map(|t| t.id)
+        .take(MAX_TOPIC_PAGES)
+        .collect();
+    let read = futures::future::join_all(wanted.iter().map(|&id| browser.read_page(id))).await;
+    wanted
+        .into_iter()
+        .zip(read)
+        .filter_map(|(id, page)| Some((id, crate::page::topic_text(&page.ok()?))))
+        .filter(|(_, text)| !text.is_empty())
+        .collect()
+}
+
 fn summarize(tool: &str, result: &Value) -> Option<String> {
     let list = |key: &str| {
         result

@@ -96,6 +96,15 @@ pub fn needs_bookmarks(text: &str) -> Option<Vec<String>> {
     (!wanted.is_empty()).then_some(wanted)
 }
 
+/// Whether the words of a command group by topic: then the snapshot holds
+/// what the tabs' pages say ([`State::pages`]).
+pub fn needs_pages(text: &str) -> bool {
+    let words = text::words(text);
+    parse::clauses(&words)
+        .iter()
+        .any(|c| matches!(parse::parse(c), Ok(Intent::GroupByTopic(_))))
+}
+
 /// Most mended readings of a spoken command tried before giving up.
 const MAX_MENDS: usize = 12;
 

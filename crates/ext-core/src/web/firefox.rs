@@ -103,7 +103,7 @@ fn js(v: Value) -> wasm_bindgen::JsValue {
 /// Gathers what a page shows for [`PageText`]: rendered text only
 /// (`innerText`, and elements `checkVisibility` finds visible), the body
 /// capped at 200,000 characters. What to keep of it is decided in Rust
-/// (`agent::page`).
+/// (`page`).
 const READ_PAGE: &str = r#"(() => {
   const seen = e => !e.checkVisibility || e.checkVisibility({ visibilityProperty: true, opacityProperty: true });
   const texts = s => Array.from(document.querySelectorAll(s)).filter(seen).map(e => e.innerText);

@@ -137,6 +137,7 @@ pub fn sample_state() -> State {
                 is_default: false,
             },
         ],
+        pages: Default::default(),
     }
 }
 

@@ -206,16 +206,27 @@ const STOPWORDS: &[&str] = &[
     "it",
 ];
 
-/// The topic words of a tab: title and path words, without stopwords,
-/// numbers, or the name of its own site.
-fn topic_words(t: &Tab) -> Vec<String> {
+/// Page words a tab adds at most (the first of its description, keywords
+/// and heading): enough to place it, too few to drown its title.
+const PAGE_WORDS: usize = 12;
+
+/// The topic words of a tab: title and path words, then the first words of
+/// what its page says (if it was read), without stopwords, numbers, or the
+/// name of its own site.
+fn topic_words(t: &Tab, page: Option<&String>) -> Vec<String> {
     let (host, path) = host_and_path(&t.url);
     let site_words: Vec<String> = host.split('.').map(str::to_string).collect();
     let site_name = sites::site_of(&t.url).map(|s| s.display.to_lowercase());
     let mut words: Vec<String> = words_of(&t.title);
     words.extend(words_of(&path));
+    let own = words.len();
+    words.extend(page.map(|p| words_of(p)).unwrap_or_default());
     let mut out: Vec<String> = Vec::new();
-    for w in words {
+    let mut from_page = 0;
+    for (i, w) in words.into_iter().enumerate() {
+        if i >= own && from_page >= PAGE_WORDS {
+            break;
+        }
         let w = stem(&w);
         if w.len() < 3
             || w.chars().all(|c| c.is_ascii_digit())
@@ -225,6 +236,9 @@ fn topic_words(t: &Tab) -> Vec<String> {
             || out.contains(&w)
         {
             continue;
+        }
+        if i >= own {
+            from_page += 1;
         }
         out.push(w);
     }
@@ -255,8 +269,10 @@ fn capitalize(w: &str) -> String {
 pub fn by_topic(state: &State) -> Vec<NewGroup> {
     let mut out = Vec::new();
     for (window, tabs) in candidates(state) {
-        let mut left: Vec<(i64, Vec<String>)> =
-            tabs.iter().map(|t| (t.id, topic_words(t))).collect();
+        let mut left: Vec<(i64, Vec<String>)> = tabs
+            .iter()
+            .map(|t| (t.id, topic_words(t, state.pages.get(&t.id))))
+            .collect();
         let mut colors = colors_for(state, window);
         loop {
             let mut counts: HashMap<&str, usize> = HashMap::new();

@@ -1,12 +1,13 @@
-//! What a page says, for the language model: read on demand (its
-//! `read_pages` tool) from what a tab's page shows, within a budget.
+//! What a page says: for the language model, read on demand (its
+//! `read_pages` tool) within a budget, and for "group by topic", its
+//! description, keywords and first headings.
 //! Metadata first (description, Open Graph and Twitter tags, keywords,
 //! breadcrumbs, JSON-LD type, name and description), then the first
 //! headings, then the main text without navigation, headers, footers and
 //! sidebars. The page gives only rendered text (hidden elements are left
 //! out there); hidden characters go here.
 
-use super::untrusted::clean;
+use crate::agent::untrusted::clean;
 use crate::tab_state::PageText;
 use crate::text::clip;
 use serde_json::Value;
@@ -105,6 +106,27 @@ pub fn digest(page: &PageText, budget: usize) -> String {
         parts.push(format!("text: {main}"));
     }
     clip(&parts.join("\n"), budget)
+}
+
+/// What a page says its topic is, in a few words: its description,
+/// keywords and first h1 (for "group by topic").
+pub fn topic_text(page: &PageText) -> String {
+    let meta = ["description", "og:description", "keywords"]
+        .iter()
+        .filter_map(|name| {
+            page.meta
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(name))
+                .map(|(_, v)| v.as_str())
+        });
+    let h1 = page
+        .headings
+        .iter()
+        .filter(|(level, _)| level.eq_ignore_ascii_case("h1"))
+        .map(|(_, text)| text.as_str())
+        .take(1);
+    let words: Vec<&str> = meta.chain(h1).collect();
+    clip(&clean(&words.join(" ")), 300)
 }
 
 /// The article, else the body without its navigation, header, footer and
@@ -238,6 +260,15 @@ mod tests {
             301,
             "300 and the ellipsis"
         );
+    }
+
+    #[test]
+    fn a_topic_is_the_description_keywords_and_first_heading() {
+        assert_eq!(
+            topic_text(&page()),
+            "A minimalist ML framework for Rust. Candle 0.9"
+        );
+        assert_eq!(topic_text(&PageText::default()), "");
     }
 
     #[test]
