@@ -519,3 +519,110 @@ fn streamed_fragments_become_calls_and_a_stream_that_stalls_is_given_up() {
     // The background is free again.
     assert_eq!(env.ff.command("list my tabs").unwrap()["ok"], true);
 }
+
+/// A model server that answers a fixed sequence of (status, body), then
+/// 404s, keeping every request body.
+fn answers_model(answers: Vec<(u16, Value)>) -> (String, Arc<Mutex<Vec<Value>>>) {
+    let server = tiny_http::Server::http("127.0.0.1:0").unwrap();
+    let port = server.server_addr().to_ip().unwrap().port();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = seen.clone();
+    std::thread::spawn(move || {
+        let mut answers = answers.into_iter();
+        for mut request in server.incoming_requests() {
+            let mut body = String::new();
+            let _ = request.as_reader().read_to_string(&mut body);
+            log.lock()
+                .unwrap()
+                .push(serde_json::from_str::<Value>(&body).unwrap_or_default());
+            let (status, answer) = answers.next().unwrap_or((404, json!({})));
+            let response =
+                tiny_http::Response::from_string(answer.to_string()).with_status_code(status);
+            let _ = request.respond(response);
+        }
+    });
+    (format!("http://127.0.0.1:{port}"), seen)
+}
+
+#[test]
+fn ollama_object_arguments_its_403_and_model_rotation_with_a_leaked_call() {
+    let env = start();
+    let news = env.on_host("news.example", "news", "News");
+    let news_id = env.open_active(&news, "News");
+
+    // Ollama: arguments as an object, the history sent back in its shape,
+    // then a 403 for the extension's origin.
+    let (url, seen) = answers_model(vec![
+        (
+            200,
+            json!({ "message": { "role": "assistant", "content": "", "tool_calls": [
+            { "function": { "name": "mute_tabs", "arguments": { "tabIds": [news_id] } } }] },
+            "done": true }),
+        ),
+        (
+            200,
+            json!({ "message": { "role": "assistant", "content": "Muted the news." }, "done": true }),
+        ),
+        (403, json!({})),
+    ]);
+    let saved = env
+        .ff
+        .send(&json!({ "type": "set_settings", "settings": { "llm": {
+            "provider": "ollama", "baseUrl": url, "model": "qwen3" } } }))
+        .unwrap();
+    assert_eq!(saved["ok"], true, "{saved}");
+    let answer = env.ff.command("ask the AI to quiet the news").unwrap();
+    assert_eq!(answer["reply"], "Muted the news.", "{answer}");
+    assert_eq!(env.tab(news_id)["muted"], true);
+    let answer = env.ff.command("ask the AI to quiet the news").unwrap();
+    assert_eq!(answer["ok"], false);
+    assert!(
+        answer["reply"]
+            .as_str()
+            .unwrap()
+            .contains("OLLAMA_ORIGINS=moz-extension://*"),
+        "{answer}"
+    );
+    {
+        let seen = seen.lock().unwrap();
+        assert_eq!(seen[0]["model"], "qwen3");
+        assert!(seen[0]["tools"].as_array().is_some_and(|t| !t.is_empty()));
+        let history = seen[1]["messages"].as_array().unwrap();
+        assert_eq!(
+            history[2]["tool_calls"][0]["function"]["arguments"],
+            json!({ "tabIds": [news_id] }),
+            "Ollama gets arguments as an object"
+        );
+        assert_eq!(history[3]["role"], "tool");
+    }
+
+    // OpenAI-compatible, two models at one call a minute each: the turn's
+    // two requests go to each in turn; a call written into the text runs.
+    let leaked = format!(
+        "<tool_call>{{\"name\": \"mute_tabs\", \"arguments\": {{\"tabIds\": [{news_id}], \"muted\": false}}}}</tool_call>"
+    );
+    let (url, seen) = answers_model(vec![
+        (
+            200,
+            json!({ "choices": [{ "message": { "role": "assistant", "content": leaked } }] }),
+        ),
+        (
+            200,
+            json!({ "choices": [{ "message": { "role": "assistant", "content": "Unmuted." } }] }),
+        ),
+    ]);
+    let saved = env
+        .ff
+        .send(&json!({ "type": "set_settings", "settings": { "llm": {
+            "provider": "openai", "baseUrl": format!("{url}/v1"), "model": "",
+            "models": ["big", "small"], "rpm": 1 } } }))
+        .unwrap();
+    assert_eq!(saved["ok"], true, "{saved}");
+    let answer = env.ff.command("ask the AI to unmute the news").unwrap();
+    assert_eq!(answer["reply"], "Unmuted.", "{answer}");
+    assert_eq!(env.tab(news_id)["muted"], false);
+    let seen = seen.lock().unwrap();
+    let models: Vec<&str> = seen.iter().map(|b| b["model"].as_str().unwrap()).collect();
+    assert_eq!(models, ["big", "small"]);
+    assert!(seen.iter().all(|b| b["max_completion_tokens"] == 512));
+}
