@@ -4,6 +4,7 @@
 //! whatever it is sent; [`Background::answer`] takes a typed
 //! [`Request`].
 
+mod agent_request;
 mod agent_turn;
 
 use crate::browser::Browser;
