@@ -60,6 +60,11 @@ impl Script {
             Box::pin(async move { Ok(answer) })
         }));
     }
+    /// Whether each request asked for a streamed answer.
+    fn streams(&self) -> Vec<bool> {
+        let seen = self.seen.borrow();
+        seen.iter().map(|r| r.body["stream"] == true).collect()
+    }
     fn models(&self) -> Vec<String> {
         let seen = self.seen.borrow();
         seen.iter()
@@ -653,13 +658,7 @@ fn streamed_answers_show_live_and_a_stream_that_drops_calls_is_asked_again_whole
     ]);
     script.install(&bg);
     assert_eq!(command(&bg, "tidy up my research tabs")["reply"], "Muted.");
-    let streams: Vec<Value> = script
-        .seen
-        .borrow()
-        .iter()
-        .map(|r| r.body["stream"].clone())
-        .collect();
-    assert_eq!(streams, [json!(true), json!(false), json!(false)]);
+    assert_eq!(script.streams(), [true, false, false]);
 
     // One that refuses to stream with tools, likewise.
     let bg = with_model("fallback");
@@ -667,11 +666,5 @@ fn streamed_answers_show_live_and_a_stream_that_drops_calls_is_asked_again_whole
     let script = Script::new(vec![(400, refusal), (200, text("Fine."))]);
     script.install(&bg);
     assert_eq!(command(&bg, "tidy up my research tabs")["reply"], "Fine.");
-    let streams: Vec<Value> = script
-        .seen
-        .borrow()
-        .iter()
-        .map(|r| r.body["stream"].clone())
-        .collect();
-    assert_eq!(streams, [json!(true), json!(false)]);
+    assert_eq!(script.streams(), [true, false]);
 }

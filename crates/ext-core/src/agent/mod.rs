@@ -122,12 +122,14 @@ fn ago(ms: f64) -> String {
 }
 
 /// The first messages of a turn: the tab list fenced as untrusted data,
-/// then the user's words.
-pub fn first_messages(text: &str, context: &str, fence: &Fence) -> Vec<Value> {
-    vec![
+/// then the user's words; and whether the list read like instructions.
+pub fn first_messages(text: &str, context: &str, fence: &Fence) -> (Vec<Value>, bool) {
+    let tabs = fence.wrap(context);
+    let messages = vec![
         json!({ "role": "system", "content": system_prompt(fence) }),
-        json!({ "role": "user", "content": format!("{}\n\nRequest: {text}", fence.wrap(context)) }),
-    ]
+        json!({ "role": "user", "content": format!("{}\n\nRequest: {text}", tabs.text) }),
+    ];
+    (messages, tabs.flagged)
 }
 
 /// The assistant's message with its tool calls, for the history sent back
@@ -145,11 +147,22 @@ pub fn assistant_message(text: &str, calls: &[ModelCall]) -> Value {
 }
 
 /// A tool's result (or error) for the history, fenced: it holds titles
-/// and addresses pages chose.
-pub fn tool_message(call: &ModelCall, content: &Value, fence: &Fence) -> Value {
-    let text = clip(&content.to_string(), 8_000);
-    json!({ "role": "tool", "tool_call_id": call.id, "name": call.name,
-            "content": fence.wrap(&text) })
+/// and addresses pages chose; and whether it read like instructions.
+pub fn tool_message(call: &ModelCall, content: &Value, fence: &Fence) -> (Value, bool) {
+    let result = fence.wrap(&clip(&content.to_string(), 8_000));
+    let message = json!({ "role": "tool", "tool_call_id": call.id, "name": call.name,
+                          "content": result.text });
+    (message, result.flagged)
+}
+
+/// The `tabIds` of a call's arguments (what is not an id left out).
+pub fn tab_ids(args: &Value) -> Vec<i64> {
+    args["tabIds"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_i64)
+        .collect()
 }
 
 /// Calls that lose tabs or send words to a site: in a turn whose data
@@ -188,12 +201,7 @@ pub fn risk(name: &str, args: &Value, state: &State, threshold: usize) -> Option
     if !matches!(name, "close_tabs" | "discard_tabs") {
         return None;
     }
-    let ids: Vec<i64> = args["tabIds"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_i64)
-        .collect();
+    let ids = tab_ids(args);
     let tabs: Vec<_> = state.tabs.iter().filter(|t| ids.contains(&t.id)).collect();
     let windows: std::collections::BTreeSet<i64> = tabs.iter().map(|t| t.window_id).collect();
     if ids.len() > threshold {
@@ -213,12 +221,7 @@ pub fn describe_call(name: &str, args: &Value, state: &State) -> String {
     if !matches!(name, "close_tabs" | "discard_tabs") {
         return format!("run {name} {}", clip(&args.to_string(), 200));
     }
-    let ids: Vec<i64> = args["tabIds"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_i64)
-        .collect();
+    let ids = tab_ids(args);
     let titles: Vec<String> = state
         .tabs
         .iter()

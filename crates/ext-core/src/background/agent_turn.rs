@@ -115,9 +115,9 @@ impl<B: Browser, S: Storage> Background<B, S> {
         let context = agent::tab_context(state);
         // Data that reads like instructions, or any page read, makes every
         // outward call of the turn wait for the user.
-        let mut caution = (!untrusted::flags(&context).is_empty())
-            .then_some("the tabs' text reads like instructions to it");
-        let mut messages = agent::first_messages(request, &context, &fence);
+        const INSTRUCTIONS: &str = "the tabs' text reads like instructions to it";
+        let (mut messages, flagged) = agent::first_messages(request, &context, &fence);
+        let mut caution = flagged.then_some(INSTRUCTIONS);
         let mut guard = RepeatGuard::default();
         let mut performed = Vec::new();
         let mut undo_steps = Vec::new();
@@ -180,10 +180,11 @@ impl<B: Browser, S: Storage> Background<B, S> {
                         .or(result["error"].as_str())
                         .map(|e| clip(e, 300)),
                 });
-                if caution.is_none() && !untrusted::flags(&result.to_string()).is_empty() {
-                    caution = Some("the tabs' text reads like instructions to it");
+                let (message, flagged) = agent::tool_message(call, &result, &fence);
+                if flagged {
+                    caution = caution.or(Some(INSTRUCTIONS));
                 }
-                messages.push(agent::tool_message(call, &result, &fence));
+                messages.push(message);
             }
         }
         let undo_id = self.record_undo(&clip(text, 80), undo_steps, time).await;
@@ -324,13 +325,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
         performed: &mut Vec<LoggedCall>,
     ) -> Value {
         let ids: Vec<i64> = match &call.args {
-            Ok(args) => args["tabIds"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_i64)
-                .take(100)
-                .collect(),
+            Ok(args) => agent::tab_ids(args).into_iter().take(100).collect(),
             Err(e) => {
                 return json!({ "ok": false, "error": format!("Bad arguments for read_pages: {e}") })
             }

@@ -1,5 +1,6 @@
-//! "Test connection": asks the configured language-model server for its
-//! models (see [`crate::llm`] for what is asked and what the answer means).
+//! The language-model server over `fetch`: "Test connection" asks it for
+//! its models (see [`crate::llm`] for what is asked and what the answer
+//! means), and the agent's requests go through [`transport`].
 
 use super::voice::Bg;
 use crate::agent::provider::{HttpAnswer, HttpRequest};
@@ -36,54 +37,21 @@ async fn test_connection(settings: &LlmSettings) -> Value {
 
 async fn ask(settings: &LlmSettings) -> Result<Value, ToolError> {
     let probe = probe(settings)?;
-    let unreachable = |detail: String| {
-        ToolError::failed(format!(
-            "Could not reach {}: {detail}. Is the server running, and is the base URL right?",
-            probe.url
-        ))
+    let request = HttpRequest {
+        url: probe.url.clone(),
+        authorization: probe.authorization,
+        body: Value::Null,
     };
-    let window = web_sys::window().ok_or_else(|| unreachable("no window".into()))?;
-    let init = RequestInit::new();
-    init.set_method("GET");
-    let headers = js_sys::Object::new();
-    if let Some(authorization) = &probe.authorization {
-        let _ = js_sys::Reflect::set(&headers, &"Authorization".into(), &authorization.into());
-    }
-    init.set_headers(&headers);
-    let controller =
-        AbortController::new().map_err(|_| unreachable("no AbortController".into()))?;
-    init.set_signal(Some(&controller.signal()));
-    let abort = Closure::once_into_js(move || controller.abort());
-    let timer = window
-        .set_timeout_with_callback_and_timeout_and_arguments_0(abort.unchecked_ref(), TIMEOUT_MS)
-        .ok();
-    let response = JsFuture::from(window.fetch_with_str_and_init(&probe.url, &init)).await;
-    let body = match response {
-        Ok(response) => {
-            let response: Response = response.unchecked_into();
-            let text = match response.text() {
-                Ok(p) => JsFuture::from(p).await.ok().and_then(|t| t.as_string()),
-                Err(_) => None,
-            };
-            Ok((response.status(), text.unwrap_or_default()))
-        }
-        Err(e) => Err(e),
-    };
-    if let Some(timer) = timer {
-        window.clear_timeout_with_handle(timer);
-    }
-    let (status, body) = body.map_err(|e| {
-        let name = js_sys::Reflect::get(&e, &"name".into())
-            .ok()
-            .and_then(|n| n.as_string())
-            .unwrap_or_default();
-        unreachable(if name == "AbortError" {
-            format!("no answer in {} s", TIMEOUT_MS / 1000)
-        } else {
-            "the connection failed".into()
-        })
-    })?;
-    read_models(settings, &probe.url, status, &body)
+    let ignore: OnChunk = Rc::new(|_: &str| {});
+    let answer = fetch(&request, TIMEOUT_MS, &ignore)
+        .await
+        .map_err(|detail| {
+            ToolError::failed(format!(
+                "Could not reach {}: {detail}. Is the server running, and is the base URL right?",
+                probe.url
+            ))
+        })?;
+    read_models(settings, &probe.url, answer.status, &answer.body)
 }
 
 /// A model that has not answered by then is given up on (a turn takes at
@@ -98,7 +66,7 @@ const STREAM_LIMIT_MS: i32 = 300_000;
 /// streamed body is read piece by piece.
 pub fn transport() -> crate::agent::Transport {
     Rc::new(|request: HttpRequest, on_chunk: OnChunk| {
-        Box::pin(async move { post_json(&request, &on_chunk).await })
+        Box::pin(async move { fetch(&request, CHAT_TIMEOUT_MS, &on_chunk).await })
     })
 }
 
@@ -106,50 +74,36 @@ pub fn transport() -> crate::agent::Transport {
 /// stall limit on (each piece of a stream).
 struct Deadline {
     window: web_sys::Window,
-    abort: JsValue,
+    controller: AbortController,
+    /// The total limit first, then the stall limit, if any.
     timers: RefCell<Vec<i32>>,
     /// Why the fetch was aborted, once it was.
     why: Rc<RefCell<Option<String>>>,
 }
 
 impl Deadline {
-    fn new(window: web_sys::Window, controller: AbortController) -> Deadline {
-        let why: Rc<RefCell<Option<String>>> = Rc::default();
-        let abort = Closure::<dyn Fn()>::new(move || controller.abort()).into_js_value();
-        Deadline {
-            window,
-            abort,
-            timers: RefCell::default(),
-            why,
-        }
-    }
-
     /// Aborts in `ms` (saying `why`), unless cleared or extended first.
-    fn arm(&self, ms: i32, why: String) -> Option<i32> {
-        let note = self.why.clone();
-        let abort: js_sys::Function = self.abort.clone().unchecked_into();
+    fn arm(&self, ms: i32, why: String) {
+        let (note, controller) = (self.why.clone(), self.controller.clone());
         let fire = Closure::once_into_js(move || {
             note.borrow_mut().get_or_insert(why);
-            let _ = abort.call0(&JsValue::NULL);
+            controller.abort();
         });
-        self.window
+        if let Ok(timer) = self
+            .window
             .set_timeout_with_callback_and_timeout_and_arguments_0(fire.unchecked_ref(), ms)
-            .ok()
+        {
+            self.timers.borrow_mut().push(timer);
+        }
     }
 
-    /// The stall limit starts again, `ms` from now (the first timer, the
-    /// total, stays).
+    /// The stall limit starts again, `ms` from now (the total stays).
     fn extend(&self, ms: i32, why: String) {
-        let mut timers = self.timers.borrow_mut();
-        while timers.len() > 1 {
-            if let Some(t) = timers.pop() {
-                self.window.clear_timeout_with_handle(t);
-            }
+        let stale: Vec<i32> = self.timers.borrow_mut().drain(1..).collect();
+        for t in stale {
+            self.window.clear_timeout_with_handle(t);
         }
-        drop(timers);
-        if let Some(t) = self.arm(ms, why) {
-            self.timers.borrow_mut().push(t);
-        }
+        self.arm(ms, why);
     }
 
     fn clear(&self) {
@@ -159,36 +113,49 @@ impl Deadline {
     }
 }
 
-async fn post_json(request: &HttpRequest, on_chunk: &OnChunk) -> Result<HttpAnswer, String> {
+/// Fetches `request`: a GET when it has no body, else a POST of its JSON;
+/// no answer in `limit_ms` is given up on. A streamed answer (`stream:
+/// true`) is read piece by piece: `limit_ms` for its first word, then a
+/// stall is [`STREAM_STALL_MS`] of silence, and [`STREAM_LIMIT_MS`] ends it.
+async fn fetch(
+    request: &HttpRequest,
+    limit_ms: i32,
+    on_chunk: &OnChunk,
+) -> Result<HttpAnswer, String> {
     let window = web_sys::window().ok_or("no window")?;
     let streaming = request.body["stream"] == true;
     let init = RequestInit::new();
-    init.set_method("POST");
     let headers = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&headers, &"Content-Type".into(), &"application/json".into());
+    if request.body.is_null() {
+        init.set_method("GET");
+    } else {
+        init.set_method("POST");
+        let _ = js_sys::Reflect::set(&headers, &"Content-Type".into(), &"application/json".into());
+        init.set_body(&request.body.to_string().into());
+    }
     if let Some(authorization) = &request.authorization {
         let _ = js_sys::Reflect::set(&headers, &"Authorization".into(), &authorization.into());
     }
     init.set_headers(&headers);
-    init.set_body(&request.body.to_string().into());
     let controller = AbortController::new().map_err(|_| "no AbortController")?;
     init.set_signal(Some(&controller.signal()));
-    let deadline = Deadline::new(window.clone(), controller);
-    let (limit, why) = if streaming {
-        (STREAM_LIMIT_MS, "the stream did not end")
-    } else {
-        (CHAT_TIMEOUT_MS, "no answer")
+    let deadline = Deadline {
+        window: window.clone(),
+        controller,
+        timers: RefCell::default(),
+        why: Rc::default(),
     };
-    if let Some(t) = deadline.arm(limit, format!("{why} in {} s", limit / 1000)) {
-        deadline.timers.borrow_mut().push(t);
-    }
+    let no_answer = format!("no answer in {} s", limit_ms / 1000);
     if streaming {
         // The first word may take as long as a whole answer (a local model
         // reading a long prompt); after it, a pause means a stall.
-        deadline.extend(
-            CHAT_TIMEOUT_MS,
-            format!("no answer in {} s", CHAT_TIMEOUT_MS / 1000),
+        deadline.arm(
+            STREAM_LIMIT_MS,
+            format!("the stream did not end in {} s", STREAM_LIMIT_MS / 1000),
         );
+        deadline.extend(limit_ms, no_answer);
+    } else {
+        deadline.arm(limit_ms, no_answer);
     }
     let answer = async {
         let response: Response =
