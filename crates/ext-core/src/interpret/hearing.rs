@@ -12,7 +12,7 @@
 //! - names spelled by sound ("jithab", "jessop" for GitHub; "yira", "year
 //!   a" for Jira): matched against the open tabs' sites by a sound key.
 
-use super::sites;
+use super::{parse, sites};
 use crate::tab_state::State;
 
 /// Confusions Whisper makes so systematically that the heard words are
@@ -213,7 +213,26 @@ pub fn always(words: &[String]) -> Vec<String> {
     if let Some((_, meant)) = WHOLE.iter().find(|(heard, _)| *heard == words) {
         return meant.iter().map(|m| m.to_string()).collect();
     }
-    replace_start(words, ALWAYS).unwrap_or_else(|| words.to_vec())
+    let words = replace_start(words, ALWAYS).unwrap_or_else(|| words.to_vec());
+    engine_at_end(words)
+}
+
+/// "look up tokio and Wikipedia": a search that ends on a search engine
+/// after "and" (or "in", "an") is a search on it; Whisper hears the short
+/// "on" as those.
+fn engine_at_end(mut words: Vec<String>) -> Vec<String> {
+    let search = words
+        .first()
+        .is_some_and(|w| parse::search::VERBS.contains(&w.as_str()));
+    let n = words.len();
+    if search
+        && n >= 4
+        && ["and", "in", "an"].contains(&words[n - 2].as_str())
+        && parse::search::ENGINE_WORDS.contains(&words[n - 1].as_str())
+    {
+        words[n - 2] = "on".into();
+    }
+    words
 }
 
 fn replace_start(words: &[String], table: &[(&[&str], &[&str])]) -> Option<Vec<String>> {
@@ -250,7 +269,28 @@ fn phrases(words: &[String]) -> Vec<String> {
 }
 
 fn verb(words: &[String]) -> Vec<String> {
-    replace_start(words, VERBS).unwrap_or_else(|| words.to_vec())
+    replace_start(words, VERBS)
+        .or_else(|| verb_by_sound(words))
+        .unwrap_or_else(|| words.to_vec())
+}
+
+/// A first word that is no command word but sounds like one ("endo" and
+/// "endu" for "undo"), replaced by it. (Two words heard for one are in
+/// [`VERBS`]: run together, "endu that" would sound like "undo" too.)
+fn verb_by_sound(words: &[String]) -> Option<Vec<String>> {
+    let verbs = || parse::FAMILIES.iter().flat_map(|f| f.verbs.iter());
+    let first = words.first()?;
+    if verbs().any(|v| first == v) {
+        return None;
+    }
+    let (_, verb) = verbs()
+        .filter_map(|v| Some((sound_distance(first, v)?, v)))
+        .min_by(|a, b| a.0.total_cmp(&b.0))?;
+    Some(
+        std::iter::once(verb.to_string())
+            .chain(words[1..].iter().cloned())
+            .collect(),
+    )
 }
 
 /// Whether a word sounds like "tab" ("time", "town", "tag": a t, a
@@ -369,21 +409,8 @@ fn by_sound(words: &[String], names: &[String]) -> Vec<Vec<String>> {
                 continue;
             }
             let heard = span.concat();
-            let key = sound_key(&heard);
-            if key.chars().count() < 2 {
-                continue;
-            }
             for name in names {
-                let target = sound_key(name);
-                let longer = key.chars().count().max(target.chars().count());
-                let edits = strsim::levenshtein(&key, &target);
-                // Not quite the same sounds: spelled at least half alike
-                // too ("slaying" sounds a bit like "slack" but is another
-                // word; "year" sounds just like "Jira").
-                let letters = strsim::normalized_levenshtein(&heard, name);
-                // Short keys must agree: one sound is a third of them.
-                if edits <= (longer - 1) / 3 && (edits == 0 || letters >= 0.5) {
-                    let distance = edits as f32 / longer as f32;
+                if let Some(distance) = sound_distance(&heard, name) {
                     let mut candidate = words[..start].to_vec();
                     candidate.push(name.clone());
                     candidate.extend_from_slice(&words[start + len..]);
@@ -394,6 +421,24 @@ fn by_sound(words: &[String], names: &[String]) -> Vec<Vec<String>> {
     }
     found.sort_by(|a, b| a.0.total_cmp(&b.0));
     found.into_iter().map(|(_, c)| c).collect()
+}
+
+/// How far apart `heard` and `word` sound (0: alike), when near enough to
+/// be one heard for the other: their sound keys may be one edit off for
+/// four to six sounds, two for seven or more, none when shorter, and keys
+/// that differ need the spelling at least half alike too ("slaying" sounds
+/// a bit like "slack" but is another word; "year" sounds just like "Jira").
+pub fn sound_distance(heard: &str, word: &str) -> Option<f32> {
+    let key = sound_key(heard);
+    let target = sound_key(word);
+    if key.chars().count() < 2 {
+        return None;
+    }
+    let longer = key.chars().count().max(target.chars().count());
+    let edits = strsim::levenshtein(&key, &target);
+    let letters = strsim::normalized_levenshtein(heard, word);
+    (edits <= (longer - 1) / 3 && (edits == 0 || letters >= 0.5))
+        .then(|| edits as f32 / longer as f32)
 }
 
 /// A word as it sounds, roughly: consonants by how they are made (b/p,
@@ -520,6 +565,14 @@ mod tests {
     }
 
     #[test]
+    fn command_words_heard_as_words_that_sound_like_them_are_mended() {
+        assert_eq!(first("endo"), "undo");
+        assert_eq!(first("endu that"), "undo that");
+        assert_eq!(verb_by_sound(&words("close jira")), None);
+        assert_eq!(verb_by_sound(&words("the jira tab")), None);
+    }
+
+    #[test]
     fn systematic_confusions_are_rewritten_always() {
         let w = |t: &str| always(&crate::interpret::text::raw_words(t)).join(" ");
         assert_eq!(w("and group the news group"), "ungroup the news group");
@@ -529,6 +582,15 @@ mod tests {
         assert_eq!(w("and you close reddit"), "and you close reddit");
         assert_eq!(w("close jira"), "close jira");
         assert_eq!(w("group the news tabs"), "group the news tabs");
+        assert_eq!(
+            w("look up tokio and wikipedia"),
+            "look up tokio on wikipedia"
+        );
+        assert_eq!(w("search for cats and dogs"), "search for cats and dogs");
+        assert_eq!(
+            w("close youtube and wikipedia"),
+            "close youtube and wikipedia"
+        );
     }
 
     #[test]

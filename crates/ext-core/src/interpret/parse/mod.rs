@@ -18,7 +18,7 @@ mod intent;
 mod move_tabs;
 mod open;
 mod questions;
-mod search;
+pub(super) mod search;
 mod switch;
 mod tab_actions;
 mod target;

@@ -16,7 +16,8 @@ pub fn parse(w: Words) -> Parsed {
     Ok(search(w))
 }
 
-const ENGINE_WORDS: &[&str] = &[
+/// Search engines by the names people say.
+pub const ENGINE_WORDS: &[&str] = &[
     "google",
     "bing",
     "duckduckgo",
