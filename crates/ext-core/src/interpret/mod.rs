@@ -7,6 +7,7 @@
 //! `tests/corpus/<family>.corpus`. [`plan`] is the entry point; it never
 //! runs anything.
 
+mod addresses;
 mod hearing;
 pub mod parse;
 mod plan;
@@ -118,8 +119,18 @@ const MAX_MENDS: usize = 12;
 /// (80.9% of commands right with guided first, 79.5% after the mends).
 /// Typed commands go to [`plan`] as they are.
 pub fn plan_spoken(input: &str, guided: Option<&str>, state: &State, options: &Options) -> Plan {
-    let heard = hearing::always(&text::raw_words(input)).join(" ");
+    let heard = spoken_words(input, state).join(" ");
     let first = plan(&heard, state, options);
+    if first.error.is_none() && has_bare_name(&heard) {
+        // A verb Whisper may have dropped: the audio heard again decides.
+        let meant = guided.filter(|g| !has_bare_name(g));
+        return match meant.map(|g| (g, plan(g, state, options))) {
+            Some((meant, mended)) if mended.error.is_none() && mended.special.is_none() => {
+                heard_as(meant, mended)
+            }
+            _ => first,
+        };
+    }
     if !matches!(
         first.error,
         Some(ErrorCode::UnknownCommand | ErrorCode::NotFound)
@@ -130,32 +141,56 @@ pub fn plan_spoken(input: &str, guided: Option<&str>, state: &State, options: &O
         .into_iter()
         .take(MAX_MENDS)
         .map(|words| words.join(" "));
-    for meant in guided.map(str::to_string).into_iter().chain(mends) {
+    let readings = guided.map(|g| (g.to_string(), true));
+    for (meant, is_guided) in readings.into_iter().chain(mends.map(|m| (m, false))) {
         let mended = plan(&meant, state, options);
-        // Mended into "undo", but never into a "yes" or "no".
+        // Mended by sound into "undo", but never into a "yes" or "no": only
+        // the audio heard again ("US" guided to "yes") answers a question.
         let answer = matches!(mended.special, Some(Special::Yes | Special::No));
-        if mended.error.is_none() && !answer {
-            let note = format!("(Heard as “{meant}”.)");
-            return Plan {
-                reply: format!("{note} {}", mended.reply),
-                question: mended.question.map(|q| format!("{note} {q}")),
-                ..mended
-            };
+        if mended.error.is_none() && (is_guided || !answer) {
+            return heard_as(&meant, mended);
         }
     }
     first
 }
 
+/// The words of a spoken command with what Whisper always gets wrong
+/// rewritten: systematic confusions and spoken web addresses.
+fn spoken_words(input: &str, state: &State) -> Vec<String> {
+    addresses::mend(&hearing::always(&text::raw_words(input)), state)
+}
+
+/// A plan for a reading of what was heard, its reply saying so.
+fn heard_as(meant: &str, mended: Plan) -> Plan {
+    let note = format!("(Heard as “{meant}”.)");
+    Plan {
+        reply: format!("{note} {}", mended.reply),
+        question: mended.question.map(|q| format!("{note} {q}")),
+        ..mended
+    }
+}
+
+/// Whether a clause of a command is a bare name, which switches to it.
+/// Spoken, that is often a command whose verb Whisper dropped ("YouTube,
+/// tabs" for "mute the YouTube tabs", "new this tab" for "mute this tab").
+fn has_bare_name(command: &str) -> bool {
+    parse::clauses(&text::words(command))
+        .iter()
+        .any(|c| matches!(parse::parse(c), Ok(Intent::Bare(_))))
+}
+
 /// Whether a spoken command, with Whisper's systematic confusions
-/// rewritten, means nothing for these tabs (no such command, no such tab):
-/// then the speech worker is asked to hear it again, guided to the known
+/// rewritten, means nothing for these tabs (no such command, no such tab)
+/// or has a clause that is a bare name (its verb perhaps not heard): then
+/// the speech worker is asked to hear it again, guided to the known
 /// commands, before any mending by sound.
 pub fn needs_guided(input: &str, state: &State, options: &Options) -> bool {
-    let heard = hearing::always(&text::raw_words(input)).join(" ");
+    let heard = spoken_words(input, state).join(" ");
+    let first = plan(&heard, state, options);
     matches!(
-        plan(&heard, state, options).error,
+        first.error,
         Some(ErrorCode::UnknownCommand | ErrorCode::NotFound)
-    )
+    ) || (first.error.is_none() && has_bare_name(&heard))
 }
 
 /// Plans a command against a snapshot of the browser.
@@ -270,5 +305,66 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
         error: None,
         special: None,
         query,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state() -> State {
+        let tab = |id: i64, url: &str, title: &str| serde_json::json!({"id": id, "windowId": 1, "index": id, "url": url, "title": title});
+        serde_json::from_value(serde_json::json!({
+            "tabs": [
+                tab(1, "https://www.youtube.com/watch?v=1", "Dogs - YouTube"),
+                tab(2, "https://app.slack.com/client/T1", "general - Slack"),
+            ],
+        }))
+        .unwrap()
+    }
+
+    fn spoken(heard: &str, guided: Option<&str>) -> Plan {
+        plan_spoken(heard, guided, &state(), &Options::default())
+    }
+
+    fn tools(plan: &Plan) -> Vec<&str> {
+        plan.calls.iter().map(|c| c.tool.as_str()).collect()
+    }
+
+    #[test]
+    fn a_bare_name_heard_is_heard_again_for_a_dropped_verb() {
+        let typed = plan("youtube tabs", &state(), &Options::default());
+        assert!(needs_guided("youtube tabs", &state(), &Options::default()));
+        let mended = spoken("youtube tabs", Some("mute the youtube tabs"));
+        assert_ne!(tools(&mended), tools(&typed));
+        assert!(mended
+            .reply
+            .starts_with("(Heard as “mute the youtube tabs”.)"));
+        // Heard again as the same bare name, or as nothing: as heard.
+        assert_eq!(
+            tools(&spoken("youtube tabs", Some("youtube"))),
+            tools(&typed)
+        );
+        assert_eq!(tools(&spoken("youtube tabs", None)), tools(&typed));
+        // A command with its verb is not heard again.
+        assert!(!needs_guided("mute youtube", &state(), &Options::default()));
+    }
+
+    #[test]
+    fn only_the_audio_heard_again_answers_a_question() {
+        assert_eq!(spoken("us", Some("yes")).special, Some(Special::Yes));
+        assert_eq!(spoken("us", None).special, None);
+    }
+
+    #[test]
+    fn a_spoken_address_heard_by_sound_opens_the_known_site() {
+        let plan = spoken("open jithab.com", None);
+        assert!(plan.calls[0].args.to_string().contains("github.com"));
+        let typed = plan_typed("open jithab.com");
+        assert!(typed.calls[0].args.to_string().contains("jithab.com"));
+    }
+
+    fn plan_typed(text: &str) -> Plan {
+        plan(text, &state(), &Options::default())
     }
 }

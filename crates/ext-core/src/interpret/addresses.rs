@@ -1,0 +1,153 @@
+//! Spoken web addresses, mended. Whisper writes a spoken "github dot com"
+//! as an address, but often runs "open" into it ("Opengithub.com"),
+//! spells the name by sound ("jithab.com") or splits it ("with
+//! kipedia.org" for "wikipedia dot org"). An address whose domain nobody
+//! knows (no known site, no tab, no bookmark) but sounds like one that is
+//! known, with the same ending, was that one. Only for speech: a typed
+//! address is opened as typed.
+
+use super::hearing::sound_distance;
+use super::sites::{self, base_domain, host_and_path};
+use crate::tab_state::State;
+
+/// The words of a spoken command with its web addresses mended.
+pub fn mend(words: &[String], state: &State) -> Vec<String> {
+    let known = known_domains(state);
+    let mut out: Vec<String> = Vec::new();
+    for (i, word) in words.iter().enumerate() {
+        // "opengithub.com": the verb run into the address.
+        if let Some(address) = word
+            .strip_prefix("open")
+            .filter(|a| i == 0 && is_address(a))
+        {
+            out.push("open".into());
+            out.push(mend_address(address, None, &known).0);
+            continue;
+        }
+        if !is_address(word) {
+            out.push(word.clone());
+            continue;
+        }
+        // The word before may be the start of the name ("with kipedia.org"),
+        // never the command's verb.
+        let small = |w: &&String| ["the", "a", "an", "my", "to", "up"].contains(&w.as_str());
+        let before = out.last().filter(|w| i >= 2 && !small(w)).cloned();
+        let (address, took_before) = mend_address(word, before.as_deref(), &known);
+        if took_before {
+            out.pop();
+        }
+        out.push(address);
+    }
+    out
+}
+
+/// Whether a word is written as a web address: a name, a dot and an
+/// ending of letters ("github.com", "docs.rs/serde").
+fn is_address(word: &str) -> bool {
+    let (host, _) = host_and_path(word);
+    let labels: Vec<&str> = host.split('.').collect();
+    labels.len() >= 2
+        && labels.iter().all(|l| !l.is_empty())
+        && labels
+            .last()
+            .is_some_and(|tld| tld.len() >= 2 && tld.chars().all(|c| c.is_ascii_alphabetic()))
+}
+
+/// The domains the user may mean: the known sites', the open tabs' and the
+/// bookmarks'.
+fn known_domains(state: &State) -> Vec<String> {
+    let mut domains: Vec<String> = sites::SITES
+        .iter()
+        .flat_map(|s| s.places.iter())
+        .filter(|p| !p.contains('/') && !p.ends_with('.'))
+        .map(|p| base_domain(p))
+        .collect();
+    let urls = state.tabs.iter().map(|t| t.url.as_str());
+    let urls = urls.chain(state.bookmarks.iter().map(|b| b.url.as_str()));
+    for url in urls {
+        let (host, _) = host_and_path(url);
+        if host.contains('.') {
+            domains.push(base_domain(&host));
+        }
+    }
+    domains.sort();
+    domains.dedup();
+    domains
+}
+
+/// `address` with its domain replaced by the known one it sounds like,
+/// perhaps with the word `before` it as the start of the name; and whether
+/// that word was taken.
+fn mend_address(address: &str, before: Option<&str>, known: &[String]) -> (String, bool) {
+    let (host, path) = host_and_path(address);
+    let base = base_domain(&host);
+    if known.contains(&base) {
+        return (address.to_string(), false);
+    }
+    let Some((label, ending)) = base.split_once('.') else {
+        return (address.to_string(), false);
+    };
+    let prefix = &host[..host.len() - base.len()];
+    let path = path.trim_end_matches('/');
+    let heard = [(label.to_string(), false)]
+        .into_iter()
+        .chain(before.map(|b| (format!("{b}{label}"), true)));
+    let best = heard
+        .flat_map(|(name, took)| {
+            known.iter().filter_map(move |domain| {
+                let (known_label, known_ending) = domain.split_once('.')?;
+                let distance = sound_distance(&name, known_label)?;
+                (known_ending == ending).then_some((distance, domain, took))
+            })
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0));
+    match best {
+        Some((_, domain, took)) => (format!("{prefix}{domain}{path}"), took),
+        None => (address.to_string(), false),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::interpret::text::words;
+
+    fn state() -> State {
+        serde_json::from_value(serde_json::json!({
+            "tabs": [{"id": 1, "windowId": 1, "index": 0, "url": "https://acme.example.net/board", "title": ""}],
+            "bookmarks": [{"id": "b1", "url": "https://www.rust-lang.org/learn", "title": "Learn Rust"}],
+        }))
+        .unwrap()
+    }
+
+    fn mended(text: &str) -> String {
+        mend(&words(text), &state()).join(" ")
+    }
+
+    #[test]
+    fn domains_heard_by_sound_are_the_known_ones() {
+        assert_eq!(mended("open jithab.com"), "open github.com");
+        assert_eq!(mended("open with kipedia.org"), "open wikipedia.org");
+        assert_eq!(
+            mended("open jithab.com/tokio-rs"),
+            "open github.com/tokio-rs"
+        );
+    }
+
+    #[test]
+    fn a_verb_run_into_the_address_is_split_off() {
+        assert_eq!(mended("opengithub.com"), "open github.com");
+        assert_eq!(mended("openjithab.com"), "open github.com");
+    }
+
+    #[test]
+    fn known_and_unlike_addresses_stay_as_heard() {
+        assert_eq!(mended("open github.com"), "open github.com");
+        assert_eq!(mended("open example.net"), "open example.net");
+        assert_eq!(mended("open rust-lang.org"), "open rust-lang.org");
+        // Sounds like nothing known, or known under another ending.
+        assert_eq!(mended("open zebra.com"), "open zebra.com");
+        assert_eq!(mended("open jithab.org"), "open jithab.org");
+        assert_eq!(mended("close the jira tab"), "close the jira tab");
+    }
+}
