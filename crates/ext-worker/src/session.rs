@@ -290,6 +290,26 @@ fn close(word: &str, target: &str) -> bool {
 }
 
 /// Levenshtein distance.
+/// How alike two transcripts are spelled, from 0 to 1: one minus the
+/// edits between their letters (spaces and punctuation left out) over the
+/// longer one's length. "endo" and "undo" are 0.75 alike; "opengithub.com"
+/// and "go to the top of the page" 0.21.
+pub fn spelling_likeness(a: &[String], b: &[String]) -> f32 {
+    let letters = |words: &[String]| -> String {
+        words
+            .iter()
+            .flat_map(|w| w.chars())
+            .filter(|c| c.is_alphanumeric())
+            .collect()
+    };
+    let (a, b) = (letters(a), letters(b));
+    let longer = a.chars().count().max(b.chars().count());
+    if longer == 0 {
+        return 1.0;
+    }
+    1.0 - edits(&a, &b) as f32 / longer as f32
+}
+
 fn edits(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();
@@ -417,6 +437,25 @@ mod tests {
         for text in no {
             assert_eq!(session().heard(text, 0.0), Outcome::Ignore, "{text}");
         }
+    }
+
+    #[test]
+    fn spelling_likeness_compares_letters_not_words() {
+        let w = |t: &str| words(t);
+        assert_eq!(spelling_likeness(&w("endo"), &w("undo")), 0.75);
+        assert_eq!(
+            spelling_likeness(&w("pin this tab"), &w("Pin this tab.")),
+            1.0
+        );
+        assert!(
+            spelling_likeness(
+                &w("group euro and confluence"),
+                &w("group jira and confluence")
+            ) > 0.8
+        );
+        assert!(spelling_likeness(&w("opengithub.com"), &w("go to the top of the page")) < 0.3);
+        assert_eq!(spelling_likeness(&[], &[]), 1.0);
+        assert_eq!(spelling_likeness(&w("undo"), &[]), 0.0);
     }
 
     #[test]
