@@ -19,6 +19,9 @@ use crate::tab_state::State;
 /// rewritten before anything else (the helper's baseline: no voice got
 /// "ungroup" or "undo that" right). A typed command never starts so.
 const ALWAYS: &[(&[&str], &[&str])] = &[
+    (&["the", "mute"], &["unmute"]),
+    (&["the", "pin"], &["unpin"]),
+    (&["the", "group"], &["ungroup"]),
     (&["and", "group"], &["ungroup"]),
     (&["then", "group"], &["ungroup"]),
     (&["in", "group"], &["ungroup"]),
@@ -29,6 +32,13 @@ const ALWAYS: &[(&[&str], &[&str])] = &[
     (&["and", "pin"], &["unpin"]),
     (&["and", "pinned"], &["unpin"]),
     (&["and", "mute"], &["unmute"]),
+];
+
+/// Words heard for others anywhere, even where the words as heard mean
+/// something ("group my tabs my site" would group tabs named "my site").
+const ALWAYS_WORDS: &[(&[&str], &[&str])] = &[
+    (&["tabs", "my", "site"], &["tabs", "by", "site"]),
+    (&["tabs", "by", "side"], &["tabs", "by", "site"]),
 ];
 
 /// Whole utterances heard for a short command ("undo" as "and you").
@@ -205,7 +215,28 @@ pub fn mends(words: &[String], state: &State) -> Vec<Vec<String>> {
             push(candidate);
         }
     }
+    if let Some(site) = site_then_noise(words, &names) {
+        push(site);
+    }
     out
+}
+
+/// "open Wikipedia, that's hard" (for "wikipedia dot org"): opening a site
+/// by name, with words after it that mean nothing, was opening its address
+/// (a known site's own, else the name as the tabs know it).
+fn site_then_noise(words: &[String], names: &[String]) -> Option<Vec<String>> {
+    let [verb, name, _, ..] = words else {
+        return None;
+    };
+    if !parse::open::VERBS.contains(&verb.as_str()) {
+        return None;
+    }
+    let address = match sites::by_name(name) {
+        Some(site) => site.places.first()?.to_string(),
+        None if names.contains(name) => name.clone(),
+        None => return None,
+    };
+    Some(vec![verb.clone(), address])
 }
 
 /// The systematic confusions rewritten (see [`ALWAYS`]).
@@ -214,7 +245,7 @@ pub fn always(words: &[String]) -> Vec<String> {
         return meant.iter().map(|m| m.to_string()).collect();
     }
     let words = replace_start(words, ALWAYS).unwrap_or_else(|| words.to_vec());
-    engine_at_end(words)
+    engine_at_end(replace_anywhere(&words, ALWAYS_WORDS))
 }
 
 /// "look up tokio and Wikipedia": a search that ends on a search engine
@@ -251,10 +282,15 @@ fn replace_start(words: &[String], table: &[(&[&str], &[&str])]) -> Option<Vec<S
 
 /// [`WORDS`] replaced wherever they are.
 fn phrases(words: &[String]) -> Vec<String> {
+    replace_anywhere(words, WORDS)
+}
+
+/// The first of `table`'s heard words found, replaced.
+fn replace_anywhere(words: &[String], table: &[(&[&str], &[&str])]) -> Vec<String> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < words.len() {
-        match replace_start(&words[i..], WORDS) {
+        match replace_start(&words[i..], table) {
             Some(fixed) if fixed != words[i..] => {
                 out.extend(fixed);
                 return out;
@@ -442,8 +478,8 @@ pub fn sound_distance(heard: &str, word: &str) -> Option<f32> {
 }
 
 /// A word as it sounds, roughly: consonants by how they are made (b/p,
-/// d/t, g/k/c, j/y/sh/ch, f/v/ph, s/z), vowels dropped after the first
-/// letter, doubled sounds once.
+/// d/t, g/k/c, j/y/sh/ch/tr/dr, f/v/ph, s/z), vowels dropped after the
+/// first letter, doubled sounds once.
 pub fn sound_key(word: &str) -> String {
     let w: Vec<char> = word
         .to_lowercase()
@@ -463,6 +499,11 @@ pub fn sound_key(word: &str) -> String {
             ('c', Some('k')) => ('K', 2),
             ('g', Some('h')) => ('K', 2),
             ('w', Some('h')) => ('W', 2),
+            // "tree", "drag": said with the tongue where "j" is ("tritab",
+            // "drag" heard for Jira).
+            ('t' | 'd', Some('r')) => ('J', 1),
+            // "euro" starts like "you" ("euro" for Jira).
+            ('e', Some('u')) if i == 0 => ('J', 2),
             ('c', Some('e' | 'i' | 'y')) => ('S', 1),
             ('g', Some('e' | 'i' | 'y')) => ('J', 1),
             ('b' | 'p', _) => ('P', 1),
@@ -565,6 +606,13 @@ mod tests {
     }
 
     #[test]
+    fn a_site_opened_by_name_drops_the_words_after_it() {
+        assert!(any("open wikipedia that's hard", "open wikipedia.org"));
+        assert!(any("open github tokio", "open github.com"));
+        assert!(!any("open the pod bay doors", "open the"));
+    }
+
+    #[test]
     fn command_words_heard_as_words_that_sound_like_them_are_mended() {
         assert_eq!(first("endo"), "undo");
         assert_eq!(first("endu that"), "undo that");
@@ -579,6 +627,8 @@ mod tests {
         assert_eq!(w("then group the news group"), "ungroup the news group");
         assert_eq!(w("and do that"), "undo");
         assert_eq!(w("and you"), "undo");
+        assert_eq!(w("the mute the cats tab"), "unmute the cats tab");
+        assert_eq!(w("group my tabs my site"), "group my tabs by site");
         assert_eq!(w("and you close reddit"), "and you close reddit");
         assert_eq!(w("close jira"), "close jira");
         assert_eq!(w("group the news tabs"), "group the news tabs");
@@ -598,6 +648,9 @@ mod tests {
         assert_eq!(sound_key("github"), sound_key("jithab"));
         assert_eq!(sound_key("jira"), sound_key("yira"));
         assert_eq!(sound_key("gmail"), "KML");
+        assert_eq!(sound_key("euro"), sound_key("jira"));
+        assert_eq!(sound_key("tri"), sound_key("jira"));
+        assert_ne!(sound_key("trello"), sound_key("jira"));
         assert_ne!(sound_key("slack"), sound_key("stack"));
     }
 }

@@ -16,7 +16,7 @@ mod groups;
 mod history;
 mod intent;
 mod move_tabs;
-mod open;
+pub(super) mod open;
 mod questions;
 pub(super) mod search;
 mod switch;
