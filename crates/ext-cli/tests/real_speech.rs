@@ -167,6 +167,34 @@ fn hey_fox_then_a_pause_then_the_command_at_48_khz() {
     assert_eq!(gmail["active"], true, "{out}");
 }
 
+/// flite's slt voice over room noise says "hey fox" so that Whisper writes
+/// "play". The wake phrase forced on that audio scores as the phrase
+/// itself, so the command after it is taken.
+#[test]
+fn a_wake_phrase_heard_as_another_word_still_wakes() {
+    // The corpus's recording 138 (its noise is seeded by the id).
+    let wav = say(&Recording {
+        id: 138,
+        file: "test-138-flite-slt-44100-snr25-wake-then-discard.wav".into(),
+        snr_db: Some(25.0),
+        ..recording(
+            "flite-slt",
+            44_100,
+            Kind::WakeThenCommand,
+            "hey fox. discard the background tabs",
+        )
+    });
+    let out = twctl_hear(&wav, &["--apply"]);
+    let heard = out["heard"].as_array().unwrap();
+    assert!(
+        !heard[0].as_str().unwrap().to_lowercase().contains("fox"),
+        "the wake phrase was written as heard, so this tests nothing: {out}"
+    );
+    assert_eq!(out["wake"], true, "{out}");
+    assert_eq!(out["for_us"], true, "{out}");
+    assert_eq!(out["performed"][0]["tool"], "discard_tabs", "{out}");
+}
+
 /// Whisper hears "Go to Megitum, tab": words that mean nothing for these
 /// tabs. Heard again, guided to the commands that make sense for them, it
 /// says "go to the GitHub tab", which runs instead, and the reply says so;
