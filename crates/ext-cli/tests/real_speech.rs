@@ -195,6 +195,31 @@ fn a_wake_phrase_heard_as_another_word_still_wakes() {
     assert_eq!(out["performed"][0]["tool"], "discard_tabs", "{out}");
 }
 
+/// flite's awb voice says "hey fox, zoom out" in one breath, and Whisper,
+/// prompted with the wake phrase, writes only a short word for all of it.
+/// Too long to be the wake phrase alone, it is heard again as a command:
+/// "Epoxy, Zoom out", the wake phrase spelled otherwise but still a clause
+/// of its own, and the zoom happens.
+#[test]
+fn a_command_cut_off_after_the_wake_phrase_is_heard_again() {
+    // The corpus's recording 261.
+    let wav = say(&Recording {
+        id: 261,
+        file: "test-261-flite-awb-48000-wake-zoom-out.wav".into(),
+        ..recording("flite-awb", 48_000, Kind::OneBreath, "hey fox, zoom out")
+    });
+    let out = twctl_hear(&wav, &["--apply"]);
+    let heard = out["heard"][0].as_str().unwrap().to_lowercase();
+    assert!(
+        !heard.contains("fox"),
+        "the wake phrase was written as heard, so this tests nothing: {out}"
+    );
+    assert_eq!(out["wake"], true, "{out}");
+    assert_eq!(out["command"], "zoom out", "{out}");
+    assert_eq!(out["performed"][0]["tool"], "browse", "{out}");
+    assert_eq!(out["performed"][0]["args"]["action"], "zoom_out", "{out}");
+}
+
 /// Whisper hears "Go to Megitum, tab": words that mean nothing for these
 /// tabs. Heard again, guided to the commands that make sense for them, it
 /// says "go to the GitHub tab", which runs instead, and the reply says so;

@@ -52,6 +52,12 @@ const FORCED_WAKE_MAX_MS: usize = 5_000;
 /// …when it scores this per word.
 const WAKE_WITH_COMMAND_MIN_LOGPROB_PER_WORD: f32 = -2.5;
 
+/// A passive utterance heard as the wake phrase alone but longer than
+/// this may have had a command after it that the wake-phrase prompt cut
+/// off ("hey fox, undo" written "Hey fox."): it is heard again as a
+/// command.
+const WAKE_WITH_MORE_MIN_MS: usize = 1_500;
+
 /// What forcing the wake phrase on a passive utterance showed.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum ForcedWake {
@@ -461,6 +467,14 @@ impl Pipeline {
             outcome = self.session.trigger(self.speech_started_ms);
         }
         self.listen();
+        let wake_with_more = passive
+            && !self.delegate
+            && outcome == Outcome::Wake
+            && pcm.len() / 16 > WAKE_WITH_MORE_MIN_MS
+            && forced != ForcedWake::WithCommand;
+        if wake_with_more {
+            self.hear_wake_with_more(&pcm, &mut text, &mut transcript, &mut prompt, &mut outcome);
+        }
         if forced == ForcedWake::WithCommand {
             // "Hey fox, switch to tab three" with the phrase left unwritten:
             // the whole utterance again, as a command.
@@ -491,6 +505,38 @@ impl Pipeline {
         self.keep_command(&outcome, &pcm);
         let heard = self.heard(text, prompt, &transcript, pcm);
         post(self.outcome_message(outcome, heard));
+    }
+
+    /// A long utterance heard as the wake phrase alone, heard again with
+    /// the command prompt: a command counts only when the new transcript
+    /// also starts with the wake phrase (or a short clause in its place)
+    /// and goes on after it.
+    fn hear_wake_with_more(
+        &mut self,
+        pcm: &[f32],
+        text: &mut String,
+        transcript: &mut Transcript,
+        prompt: &mut String,
+        outcome: &mut Outcome,
+    ) {
+        let command_prompt = self.prompt();
+        let options = self
+            .service
+            .decoding()
+            .options(Some(command_prompt.clone()), UTTERANCE_TOKENS);
+        let Ok(again) = self.service.transcribe(pcm, &options) else {
+            return;
+        };
+        let again_text = again.text.trim().to_string();
+        let Some(command) = after_wake_clause(&again_text, &self.session.settings().wake_phrase)
+        else {
+            return;
+        };
+        *outcome = self.session.heard(&command, self.speech_started_ms);
+        self.listen();
+        *text = again_text;
+        *transcript = again;
+        *prompt = command_prompt;
     }
 
     /// Whether a passive utterance not heard as the wake phrase says it
@@ -718,5 +764,44 @@ impl Pipeline {
                 })
             }),
         }
+    }
+}
+
+/// What a transcript says after the wake phrase, for an utterance already
+/// heard as the wake phrase: the phrase itself, or a first clause of at
+/// most as many words written some other way. The command prompt makes
+/// Whisper spell "hey fox" as anything ("Epoxy, zoom out", "K-Fars,
+/// undo"), but still ends it with a comma.
+fn after_wake_clause(text: &str, phrase: &str) -> Option<String> {
+    let words = session::words(text);
+    if let Some(rest) = session::strip_wake(&words, phrase) {
+        return (!rest.is_empty()).then(|| rest.join(" "));
+    }
+    let (clause, rest) = text.split_once(',')?;
+    let clause_words = session::words(clause).len();
+    let rest = session::words(rest);
+    let fits = (1..=session::words(phrase).len()).contains(&clause_words);
+    (fits && !rest.is_empty()).then(|| rest.join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::after_wake_clause;
+
+    #[test]
+    fn the_command_after_the_wake_phrase_however_it_was_spelled() {
+        let rest = |text| after_wake_clause(text, "hey fox");
+        assert_eq!(rest("Hey fox, undo."), Some("undo".into()));
+        assert_eq!(rest("Epoxy, Zoom out"), Some("zoom out".into()));
+        assert_eq!(rest("K-Fars, undo,"), Some("undo".into()));
+    }
+
+    #[test]
+    fn nothing_after_the_wake_phrase_or_no_short_clause_is_no_command() {
+        let rest = |text| after_wake_clause(text, "hey fox");
+        assert_eq!(rest("Hey fox."), None);
+        assert_eq!(rest("Epoxy,"), None);
+        assert_eq!(rest("Close the YouTube tabs"), None);
+        assert_eq!(rest("I said to him, close it"), None);
     }
 }
