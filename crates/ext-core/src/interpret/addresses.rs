@@ -6,7 +6,7 @@
 //! known, with the same ending, was that one. Only for speech: a typed
 //! address is opened as typed.
 
-use super::hearing::sound_distance;
+use super::hearing::{sound_distance, sound_key};
 use super::sites::{self, base_domain, host_and_path};
 use crate::tab_state::State;
 
@@ -75,13 +75,63 @@ fn known_domains(state: &State) -> Vec<String> {
     domains
 }
 
+/// Sites that Whisper writes right and that sound like a known site
+/// (twitch.com like twitter.com, bing.com like booking.com, kaggle.com like
+/// google.com): opened as heard, never mended.
+const WELL_KNOWN: &[&str] = &[
+    "bing.com",
+    "twitch.com",
+    "kaggle.com",
+    "slate.com",
+    "opera.com",
+    "etsy.com",
+    "hulu.com",
+    "imdb.com",
+    "cnn.com",
+    "espn.com",
+    "ebay.com",
+    "yelp.com",
+    "zoom.com",
+    "quora.com",
+    "tumblr.com",
+    "medium.com",
+    "paypal.com",
+    "stripe.com",
+    "uber.com",
+    "target.com",
+    "ikea.com",
+    "nike.com",
+    "gitlab.com",
+    "bitbucket.org",
+    "figma.com",
+    "canva.com",
+    "trello.com",
+    "notion.so",
+    "dropbox.com",
+    "yahoo.com",
+    "outlook.com",
+    "python.org",
+    "mozilla.org",
+    "steam.com",
+    "steampowered.com",
+    "vimeo.com",
+    "tiktok.com",
+    "pinterest.com",
+    "flickr.com",
+    "discord.com",
+    "zoho.com",
+    "gog.com",
+    "chess.com",
+    "lichess.org",
+];
+
 /// `address` with its domain replaced by the known one it sounds like,
 /// perhaps with the word `before` it as the start of the name; and whether
 /// that word was taken.
 fn mend_address(address: &str, before: Option<&str>, known: &[String]) -> (String, bool) {
     let (host, path) = host_and_path(address);
     let base = base_domain(&host);
-    if known.contains(&base) {
+    if known.contains(&base) || WELL_KNOWN.contains(&base.as_str()) {
         return (address.to_string(), false);
     }
     let Some((label, ending)) = base.split_once('.') else {
@@ -96,7 +146,7 @@ fn mend_address(address: &str, before: Option<&str>, known: &[String]) -> (Strin
         .flat_map(|(name, took)| {
             known.iter().filter_map(move |domain| {
                 let (known_label, known_ending) = domain.split_once('.')?;
-                let distance = sound_distance(&name, known_label)?;
+                let distance = domain_distance(&name, known_label)?;
                 (known_ending == ending).then_some((distance, domain, took))
             })
         })
@@ -105,6 +155,24 @@ fn mend_address(address: &str, before: Option<&str>, known: &[String]) -> (Strin
         Some((_, domain, took)) => (format!("{prefix}{domain}{path}"), took),
         None => (address.to_string(), false),
     }
+}
+
+/// How far apart a heard domain name and a known one sound, as
+/// [`sound_distance`] judges names, but a name of three sounds may be one
+/// sound off too ("gissib" and "jisub" for "github"), if its letters are
+/// half alike: the known domains with the same ending are few, and an
+/// address no one knows is most likely one of them misheard.
+fn domain_distance(heard: &str, known: &str) -> Option<f32> {
+    if let Some(distance) = sound_distance(heard, known) {
+        return Some(distance);
+    }
+    let (key, target) = (sound_key(heard), sound_key(known));
+    let longer = key.chars().count().max(target.chars().count());
+    let near = key.chars().count() == 3
+        && target.chars().count() == 3
+        && strsim::levenshtein(&key, &target) == 1
+        && strsim::normalized_levenshtein(heard, known) >= 0.5;
+    near.then(|| 1.0 / longer as f32)
 }
 
 #[cfg(test)]
@@ -141,6 +209,14 @@ mod tests {
     }
 
     #[test]
+    fn a_short_name_one_sound_off_is_the_known_one() {
+        assert_eq!(mended("open gissib.com"), "open github.com");
+        assert_eq!(mended("open jisub.com"), "open github.com");
+        // Not half alike in letters.
+        assert_eq!(mended("open chisub.com"), "open chisub.com");
+    }
+
+    #[test]
     fn known_and_unlike_addresses_stay_as_heard() {
         assert_eq!(mended("open github.com"), "open github.com");
         assert_eq!(mended("open example.net"), "open example.net");
@@ -148,6 +224,9 @@ mod tests {
         // Sounds like nothing known, or known under another ending.
         assert_eq!(mended("open zebra.com"), "open zebra.com");
         assert_eq!(mended("open jithab.org"), "open jithab.org");
+        // Well-known sites that sound like known ones.
+        assert_eq!(mended("open twitch.com"), "open twitch.com");
+        assert_eq!(mended("open bing.com"), "open bing.com");
         assert_eq!(mended("close the jira tab"), "close the jira tab");
     }
 }
