@@ -207,7 +207,7 @@ pub fn mends(words: &[String], state: &State) -> Vec<Vec<String>> {
             out.push(w);
         }
     };
-    let fixed = phrases(&tab_words(&verb(words)));
+    let fixed = and_verbs(&phrases(&tab_words(&verb(words))));
     let names = names(state);
     for base in [&fixed, &words.to_vec()] {
         push(base.clone());
@@ -246,6 +246,27 @@ pub fn always(words: &[String]) -> Vec<String> {
     }
     let words = replace_start(words, ALWAYS).unwrap_or_else(|| words.to_vec());
     engine_at_end(replace_anywhere(&words, ALWAYS_WORDS))
+}
+
+/// "Make the new group red" for "the news group": the "s" of a one-word
+/// group name runs into the "g" of "group", and Whisper writes a word that
+/// names no group. "the <word> group", where the word is no group's name
+/// but the word with an "s" is, names that group.
+pub fn group_names(words: &[String], state: &State) -> Vec<String> {
+    let is_group = |name: &str| {
+        state
+            .groups
+            .iter()
+            .any(|g| g.title.trim().eq_ignore_ascii_case(name))
+    };
+    let mut out = words.to_vec();
+    for i in 1..words.len().saturating_sub(1) {
+        let (the, name, group) = (&words[i - 1], &words[i], &words[i + 1]);
+        if the == "the" && group == "group" && !is_group(name) && is_group(&format!("{name}s")) {
+            out[i] = format!("{name}s");
+        }
+    }
+    out
 }
 
 /// "look up tokio and Wikipedia": a search that ends on a search engine
@@ -299,6 +320,29 @@ fn replace_anywhere(words: &[String], table: &[(&[&str], &[&str])]) -> Vec<Strin
                 out.push(words[i].clone());
                 i += 1;
             }
+        }
+    }
+    out
+}
+
+/// "Close Reddit, unswitch to Jira": "and" run into the next clause's
+/// verb, as "un" (which "unpin" and "unmute" make Whisper expect). A word
+/// after the first that is "un" and a command word, but no command word
+/// itself, is "and" and that word.
+fn and_verbs(words: &[String]) -> Vec<String> {
+    let verbs = || parse::FAMILIES.iter().flat_map(|f| f.verbs.iter());
+    let mut out = Vec::with_capacity(words.len() + 1);
+    for (i, word) in words.iter().enumerate() {
+        let verb = word
+            .strip_prefix("un")
+            .filter(|v| i > 0 && verbs().any(|known| known == v))
+            .filter(|_| !verbs().any(|known| known == word));
+        match verb {
+            Some(verb) => {
+                out.push("and".to_string());
+                out.push(verb.to_string());
+            }
+            None => out.push(word.clone()),
         }
     }
     out
@@ -610,6 +654,35 @@ mod tests {
         assert!(any("open wikipedia that's hard", "open wikipedia.org"));
         assert!(any("open github tokio", "open github.com"));
         assert!(!any("open the pod bay doors", "open the"));
+    }
+
+    #[test]
+    fn a_group_name_that_lost_its_s_is_the_group() {
+        let w = |t: &str| group_names(&words(t), &state()).join(" ");
+        assert_eq!(w("make the new group red"), "make the news group red");
+        assert_eq!(
+            w("put the github tab in the new group"),
+            "put the github tab in the news group"
+        );
+        assert_eq!(
+            w("put this tab in a new group"),
+            "put this tab in a new group"
+        );
+        assert_eq!(w("make the blue group red"), "make the blue group red");
+    }
+
+    #[test]
+    fn and_run_into_the_next_verb_is_split_off() {
+        assert_eq!(
+            first("close reddit , unswitch to jira"),
+            "close reddit , and switch to jira"
+        );
+        // Real command words stay, and so does a first word.
+        assert_eq!(
+            and_verbs(&words("mute youtube , unpin slack")),
+            words("mute youtube , unpin slack")
+        );
+        assert_eq!(and_verbs(&words("unclose it")), words("unclose it"));
     }
 
     #[test]

@@ -155,14 +155,16 @@ pub fn plan_spoken(input: &str, guided: Option<&str>, state: &State, options: &O
 }
 
 /// The words of a spoken command with what Whisper always gets wrong
-/// rewritten: systematic confusions and spoken web addresses.
+/// rewritten: systematic confusions, group names that lost their final
+/// "s", and spoken web addresses.
 fn spoken_words(input: &str, state: &State) -> Vec<String> {
-    addresses::mend(&hearing::always(&text::raw_words(input)), state)
+    let words = hearing::group_names(&hearing::always(&text::raw_words(input)), state);
+    addresses::mend(&words, state)
 }
 
 /// A plan for a reading of what was heard, its reply saying so.
 fn heard_as(meant: &str, mended: Plan) -> Plan {
-    let note = format!("(Heard as “{meant}”.)");
+    let note = format!("(Heard as “{}”.)", meant.replace(" ,", ","));
     Plan {
         reply: format!("{note} {}", mended.reply),
         question: mended.question.map(|q| format!("{note} {q}")),
