@@ -48,9 +48,12 @@ impl VadConfig {
         min_level_db: -50.0,
     };
 
-    /// While taking a command: people pause between words.
+    /// While taking a command: people pause between words, and an answer
+    /// ("no", "yes") may be shorter than any wake phrase (flite's kal16
+    /// says "no" in 180 ms).
     pub const ACTIVE: VadConfig = VadConfig {
         end_silence_ms: 700,
+        min_speech_ms: 150,
         ..Self::PASSIVE
     };
 }
@@ -350,6 +353,20 @@ mod tests {
             events.iter().filter(|e| **e == VadEvent::Dropped).count(),
             1
         );
+    }
+
+    #[test]
+    fn a_short_answer_is_heard_while_taking_a_command() {
+        // 200 ms, as a short "no": dropped while waiting for the wake
+        // word, an utterance while a command (or an answer) is expected.
+        let answer = [noise(0.5, 0.001, 9), speech(0.2), noise(1.0, 0.001, 10)];
+        let passive = utterances(&run(&mut Vad::new(VadConfig::PASSIVE), &answer));
+        let active = utterances(&run(&mut Vad::new(VadConfig::ACTIVE), &answer));
+        assert!(passive.is_empty(), "{passive:?}");
+        assert_eq!(active.len(), 1, "{active:?}");
+        // A click still is not.
+        let click = [noise(0.5, 0.001, 11), speech(0.06), noise(1.0, 0.001, 12)];
+        assert!(utterances(&run(&mut Vad::new(VadConfig::ACTIVE), &click)).is_empty());
     }
 
     #[test]
