@@ -207,8 +207,8 @@ pub fn mends(words: &[String], state: &State) -> Vec<Vec<String>> {
             out.push(w);
         }
     };
-    let fixed = and_verbs(&phrases(&tab_words(&verb(words))));
     let names = names(state);
+    let fixed = glued_verbs(&and_verbs(&phrases(&tab_words(&verb(words)))), &names);
     for base in [&fixed, &words.to_vec()] {
         push(base.clone());
         for candidate in by_sound(base, &names) {
@@ -342,6 +342,27 @@ fn and_verbs(words: &[String]) -> Vec<String> {
                 out.push("and".to_string());
                 out.push(verb.to_string());
             }
+            None => out.push(word.clone()),
+        }
+    }
+    out
+}
+
+/// "mute youtube and pinslack": a command word run into a tab's name,
+/// split in two.
+fn glued_verbs(words: &[String], names: &[String]) -> Vec<String> {
+    let verbs = || parse::FAMILIES.iter().flat_map(|f| f.verbs.iter());
+    let mut out = Vec::with_capacity(words.len() + 1);
+    for word in words {
+        let split = verbs().find_map(|verb| {
+            let name = word.strip_prefix(verb)?;
+            names
+                .iter()
+                .any(|n| n == name)
+                .then(|| [verb.to_string(), name.to_string()])
+        });
+        match split {
+            Some(parts) => out.extend(parts),
             None => out.push(word.clone()),
         }
     }
@@ -546,8 +567,12 @@ pub fn sound_key(word: &str) -> String {
             // "tree", "drag": said with the tongue where "j" is ("tritab",
             // "drag" heard for Jira).
             ('t' | 'd', Some('r')) => ('J', 1),
-            // "euro" starts like "you" ("euro" for Jira).
+            // "euro" starts like "you" ("euro" for Jira), and so does a
+            // "u" before one consonant and a vowel ("Uro" for Jira).
             ('e', Some('u')) if i == 0 => ('J', 2),
+            ('u', Some(c)) if i == 0 && !vowel(c) && w.get(2).is_some_and(|&v| vowel(v)) => {
+                ('J', 1)
+            }
             ('c', Some('e' | 'i' | 'y')) => ('S', 1),
             ('g', Some('e' | 'i' | 'y')) => ('J', 1),
             ('b' | 'p', _) => ('P', 1),
@@ -672,6 +697,18 @@ mod tests {
     }
 
     #[test]
+    fn a_command_word_run_into_a_name_is_split_off() {
+        assert_eq!(
+            first("mute github and pinslack"),
+            "mute github and pin slack"
+        );
+        assert_eq!(first("closegithub"), "close github");
+        // Not a name after it.
+        let names = names(&state());
+        assert_eq!(glued_verbs(&words("pinstripe"), &names), words("pinstripe"));
+    }
+
+    #[test]
     fn and_run_into_the_next_verb_is_split_off() {
         assert_eq!(
             first("close reddit , unswitch to jira"),
@@ -722,6 +759,8 @@ mod tests {
         assert_eq!(sound_key("jira"), sound_key("yira"));
         assert_eq!(sound_key("gmail"), "KML");
         assert_eq!(sound_key("euro"), sound_key("jira"));
+        assert_eq!(sound_key("uro"), sound_key("jira"));
+        assert_ne!(sound_key("undo"), sound_key("jundo"));
         assert_eq!(sound_key("tri"), sound_key("jira"));
         assert_ne!(sound_key("trello"), sound_key("jira"));
         assert_ne!(sound_key("slack"), sound_key("stack"));
