@@ -483,13 +483,10 @@ impl Pipeline {
                 self.listen();
                 return post(self.job(pcm, None));
             }
-            prompt = self.prompt();
-            let options = self
-                .service
-                .decoding()
-                .options(Some(prompt.clone()), UTTERANCE_TOKENS);
-            if let Ok(again) = self.service.transcribe(&pcm, &options) {
-                text = again.text.trim().to_string();
+            let (command_prompt, again) = self.transcribe_as_command(&pcm);
+            prompt = command_prompt;
+            if let Some((again_text, again)) = again {
+                text = again_text;
                 transcript = again;
                 outcome = self.session.heard(&text, self.speech_started_ms);
                 self.listen();
@@ -507,6 +504,23 @@ impl Pipeline {
         post(self.outcome_message(outcome, heard));
     }
 
+    /// An utterance transcribed again with the command prompt (the session
+    /// already expects a command): the prompt, and the trimmed text with
+    /// its transcript unless Whisper failed.
+    fn transcribe_as_command(&self, pcm: &[f32]) -> (String, Option<(String, Transcript)>) {
+        let prompt = self.prompt();
+        let options = self
+            .service
+            .decoding()
+            .options(Some(prompt.clone()), UTTERANCE_TOKENS);
+        let again = self
+            .service
+            .transcribe(pcm, &options)
+            .ok()
+            .map(|t| (t.text.trim().to_string(), t));
+        (prompt, again)
+    }
+
     /// A long utterance heard as the wake phrase alone, heard again with
     /// the command prompt: a command counts only when the new transcript
     /// also starts with the wake phrase (or a short clause in its place)
@@ -519,15 +533,10 @@ impl Pipeline {
         prompt: &mut String,
         outcome: &mut Outcome,
     ) {
-        let command_prompt = self.prompt();
-        let options = self
-            .service
-            .decoding()
-            .options(Some(command_prompt.clone()), UTTERANCE_TOKENS);
-        let Ok(again) = self.service.transcribe(pcm, &options) else {
+        let (command_prompt, again) = self.transcribe_as_command(pcm);
+        let Some((again_text, again)) = again else {
             return;
         };
-        let again_text = again.text.trim().to_string();
         let Some(command) = after_wake_clause(&again_text, &self.session.settings().wake_phrase)
         else {
             return;
