@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::guided::{self, PhraseTree};
 use crate::mel::{MelSpectrogram, HOP_LENGTH, N_FRAMES, N_SAMPLES, SAMPLE_RATE};
 use crate::tokenizer::WhisperTokenizer;
-use crate::whisper::{Config, Projection, Weights, Whisper};
+use crate::whisper::{Config, DecoderState, Projection, Weights, Whisper};
 use serde::{Deserialize, Serialize};
 
 /// The files of a model directory as published on the hub.
@@ -320,6 +320,29 @@ pub struct Engine {
     /// Cross-attention keys and values of 30 s of silence, per decoder
     /// block ([`AudioCtx::Tail`]); encoded on first use.
     silence: std::cell::OnceCell<Vec<(candle_core::Tensor, candle_core::Tensor)>>,
+    /// The last utterance's encoding, so that hearing it again guided (see
+    /// [`Engine::hear_guided`]) does not run the encoder a second time.
+    last_encoded: std::cell::RefCell<Option<Encoded>>,
+}
+
+/// An utterance's audio, the window it was encoded over, and the decoder
+/// state started from that encoding (nothing fed yet).
+struct Encoded {
+    pcm: Vec<f32>,
+    ctx: AudioCtx,
+    start: DecoderState,
+}
+
+impl Encoded {
+    fn is_of(&self, pcm: &[f32], ctx: AudioCtx) -> bool {
+        self.ctx == ctx
+            && self.pcm.len() == pcm.len()
+            && self
+                .pcm
+                .iter()
+                .zip(pcm)
+                .all(|(a, b)| a.to_bits() == b.to_bits())
+    }
 }
 
 impl Engine {
@@ -356,6 +379,7 @@ impl Engine {
             tokenizer,
             mel,
             silence: std::cell::OnceCell::new(),
+            last_encoded: std::cell::RefCell::new(None),
         })
     }
 
@@ -434,11 +458,12 @@ impl Engine {
         let t0 = now_ms();
         let (mel, frames) = self.mel(pcm, ctx)?;
         let t1 = now_ms();
-        let features = self.model.encode(&mel, frames)?;
-        let state = match ctx {
-            AudioCtx::Tail(_) => self.model.start_with_tail(&features, self.silence()?)?,
-            _ => self.model.start(&features)?,
-        };
+        let state = self.start_from_mel(&mel, frames, ctx)?;
+        *self.last_encoded.borrow_mut() = Some(Encoded {
+            pcm: pcm.to_vec(),
+            ctx,
+            start: state.clone(),
+        });
         let t2 = now_ms();
         let decoded = decode::greedy(
             &self.model,
@@ -483,15 +508,31 @@ impl Engine {
         if tree.is_empty() {
             return Ok(None);
         }
-        let (mel, frames) = self.mel(pcm, ctx)?;
-        let features = self.model.encode(&mel, frames)?;
-        let state = match ctx {
-            AudioCtx::Tail(_) => self.model.start_with_tail(&features, self.silence()?)?,
-            _ => self.model.start(&features)?,
+        let state = match self.last_encoded.borrow().as_ref() {
+            Some(last) if last.is_of(pcm, ctx) => Some(last.start.clone()),
+            _ => None,
+        };
+        let state = match state {
+            Some(state) => state,
+            None => self.start(pcm, ctx)?,
         };
         match guided::guided(&self.model, &self.tokenizer, state, tree)? {
             Some(g) => Ok(Some((self.tokenizer.decode(&g.tokens)?, g.avg_logprob))),
             None => Ok(None),
+        }
+    }
+
+    /// The decoder state started from `pcm` encoded over `ctx`.
+    fn start(&self, pcm: &[f32], ctx: AudioCtx) -> Result<DecoderState> {
+        let (mel, frames) = self.mel(pcm, ctx)?;
+        self.start_from_mel(&mel, frames, ctx)
+    }
+
+    fn start_from_mel(&self, mel: &[f32], frames: usize, ctx: AudioCtx) -> Result<DecoderState> {
+        let features = self.model.encode(mel, frames)?;
+        match ctx {
+            AudioCtx::Tail(_) => self.model.start_with_tail(&features, self.silence()?),
+            _ => self.model.start(&features),
         }
     }
 

@@ -180,8 +180,10 @@ pub fn guided(
     while !alive.is_empty() && start.len() + alive[0].tokens.len() < model.max_tokens() {
         // (hypothesis, token, child node, log-probability with it)
         let mut next: Vec<(usize, u32, usize, f32)> = Vec::new();
-        for (k, h) in alive.iter().enumerate() {
-            let logprobs = log_softmax(&model.logits(&h.last)?);
+        let lasts: Vec<&candle_core::Tensor> = alive.iter().map(|h| &h.last).collect();
+        let rows = model.logits_rows(&candle_core::Tensor::stack(&lasts, 0)?)?;
+        for ((k, h), logits) in alive.iter().enumerate().zip(rows) {
+            let logprobs = log_softmax(&logits);
             let node = &tree.nodes[h.node];
             if node.end {
                 let logprob = h.logprob + logprobs[eot];

@@ -5,7 +5,7 @@
 //! phrases nothing comes out.
 
 use ext_worker::guided::PhraseTree;
-use ext_worker::{audio, AudioCtx, Engine, ModelFiles, Projection};
+use ext_worker::{audio, AudioCtx, Engine, ModelFiles, Projection, TranscribeOptions};
 use std::path::Path;
 
 fn engine() -> Engine {
@@ -62,4 +62,34 @@ fn hearing_guided_says_one_of_the_phrases_or_nothing() {
             .unwrap(),
         None
     );
+}
+
+/// Hearing guided reuses the encoding of the utterance just transcribed,
+/// and only of that utterance: the answer is the same as from an engine
+/// that never transcribed anything, whatever was transcribed before.
+#[test]
+fn hearing_guided_answers_the_same_with_the_last_encoding_kept() {
+    let phrases: Vec<String> = ["close the YouTube tab", "switch to GitHub", "undo"]
+        .map(String::from)
+        .to_vec();
+    let speech = speech();
+    let other = &speech[..speech.len() / 2];
+    for ctx in [AudioCtx::Full, AudioCtx::Tail(0)] {
+        let fresh = engine();
+        let tree = PhraseTree::new(fresh.tokenizer(), &phrases, None);
+        let expected = fresh.hear_guided(&speech, &tree, ctx).unwrap();
+        assert!(expected.is_some());
+
+        let engine = engine();
+        let options = TranscribeOptions {
+            audio_ctx: ctx,
+            max_tokens: Some(4),
+            ..Default::default()
+        };
+        engine.transcribe(&speech, &options).unwrap();
+        assert_eq!(engine.hear_guided(&speech, &tree, ctx).unwrap(), expected);
+        engine.transcribe(other, &options).unwrap();
+        assert_eq!(engine.hear_guided(&speech, &tree, ctx).unwrap(), expected);
+        assert_ne!(engine.hear_guided(other, &tree, ctx).unwrap(), expected);
+    }
 }

@@ -99,6 +99,13 @@ impl Whisper {
             .to_vec1()?)
     }
 
+    /// The logits of several positions' hidden states (`[k, d]`), a row
+    /// each: one read of the projection's weights serves them all, where
+    /// [`Whisper::logits`] row by row would read them `k` times.
+    pub fn logits_rows(&self, hidden: &Tensor) -> Result<Vec<Vec<f32>>> {
+        Ok(self.projection.forward(hidden)?.to_vec2()?)
+    }
+
     pub fn max_tokens(&self) -> usize {
         self.config.max_target_positions
     }
