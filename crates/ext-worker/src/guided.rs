@@ -146,17 +146,17 @@ pub struct Guided {
     pub avg_logprob: f32,
 }
 
+/// One row of the beam: where in the tree it is, and what it said.
 struct Hypothesis {
     node: usize,
-    state: DecoderState,
-    last: candle_core::Tensor,
     tokens: Vec<u32>,
     logprob: f32,
 }
 
 /// Beam search through `tree` from a started decoder state. Scores come
 /// from the unfiltered distribution, so a phrase the audio does not say
-/// scores low however the search was pruned.
+/// scores low however the search was pruned. The hypotheses are the rows
+/// of one decoder state, fed a token each per step together.
 pub fn guided(
     model: &Whisper,
     tokenizer: &WhisperTokenizer,
@@ -169,20 +169,18 @@ pub fn guided(
     let start = tokenizer.start_sequence();
     let hidden = model.feed(&mut state, &start)?;
     let eot = tokenizer.specials.eot as usize;
+    // Row i's hidden state after its last token, `[rows, d]`.
+    let mut last = hidden.narrow(0, start.len() - 1, 1)?;
     let mut alive = vec![Hypothesis {
         node: 0,
-        last: hidden.get(start.len() - 1)?,
-        state,
         tokens: Vec::new(),
         logprob: 0.0,
     }];
     let mut best: Option<Guided> = None;
     while !alive.is_empty() && start.len() + alive[0].tokens.len() < model.max_tokens() {
-        // (hypothesis, token, child node, log-probability with it)
+        // (row, token, child node, log-probability with it)
         let mut next: Vec<(usize, u32, usize, f32)> = Vec::new();
-        let lasts: Vec<&candle_core::Tensor> = alive.iter().map(|h| &h.last).collect();
-        let rows = model.logits_rows(&candle_core::Tensor::stack(&lasts, 0)?)?;
-        for ((k, h), logits) in alive.iter().enumerate().zip(rows) {
+        for ((k, h), logits) in alive.iter().enumerate().zip(model.logits_rows(&last)?) {
             let logprobs = log_softmax(&logits);
             let node = &tree.nodes[h.node];
             if node.end {
@@ -204,22 +202,25 @@ pub fn guided(
         }
         next.sort_by(|a, b| b.3.total_cmp(&a.3));
         next.truncate(BEAM);
-        let mut grown = Vec::with_capacity(next.len());
-        for (k, token, child, logprob) in next {
-            let parent = &alive[k];
-            let mut state = parent.state.clone();
-            let last = model.feed(&mut state, &[token])?.get(0)?;
-            let mut tokens = parent.tokens.clone();
-            tokens.push(token);
-            grown.push(Hypothesis {
-                node: child,
-                state,
-                last,
-                tokens,
-                logprob,
-            });
+        if next.is_empty() {
+            break;
         }
-        alive = grown;
+        let parents: Vec<u32> = next.iter().map(|&(k, ..)| k as u32).collect();
+        let tokens: Vec<u32> = next.iter().map(|&(_, token, ..)| token).collect();
+        state = state.rows(&parents)?;
+        last = model.feed_beam(&mut state, &tokens)?;
+        alive = next
+            .into_iter()
+            .map(|(k, token, child, logprob)| {
+                let mut tokens = alive[k].tokens.clone();
+                tokens.push(token);
+                Hypothesis {
+                    node: child,
+                    tokens,
+                    logprob,
+                }
+            })
+            .collect();
     }
     Ok(best)
 }

@@ -93,3 +93,48 @@ fn hearing_guided_answers_the_same_with_the_last_encoding_kept() {
         assert_ne!(engine.hear_guided(other, &tree, ctx).unwrap(), expected);
     }
 }
+
+/// A beam's rows fed together give each row what feeding it alone gives:
+/// the first step from one row into three, the next from two of those.
+#[test]
+fn a_beam_fed_together_matches_each_row_fed_alone() {
+    let engine = engine();
+    let model = engine.model();
+    let (mel, frames) = engine.mel(&speech(), AudioCtx::Full).unwrap();
+    let features = model.encode(&mel, frames).unwrap();
+    let mut started = model.start(&features).unwrap();
+    model
+        .feed(&mut started, &engine.tokenizer().start_sequence())
+        .unwrap();
+    let alone = |tokens: &[u32]| {
+        let mut state = started.clone();
+        let hidden = model.feed(&mut state, tokens).unwrap();
+        hidden
+            .get(tokens.len() - 1)
+            .unwrap()
+            .to_vec1::<f32>()
+            .unwrap()
+    };
+    let close = |a: Vec<f32>, b: Vec<f32>| {
+        let worst = a
+            .iter()
+            .zip(&b)
+            .map(|(x, y)| (x - y).abs())
+            .fold(0.0, f32::max);
+        assert!(worst < 1e-3, "rows differ by {worst}");
+    };
+    let (a, b, c, d, e) = (400, 2000, 3000, 500, 600);
+
+    let mut beam = started.rows(&[0, 0, 0]).unwrap();
+    let hidden = model.feed_beam(&mut beam, &[a, b, c]).unwrap();
+    assert_eq!(hidden.dims(), [3, engine.config().d_model]);
+    for (row, token) in [a, b, c].into_iter().enumerate() {
+        close(hidden.get(row).unwrap().to_vec1().unwrap(), alone(&[token]));
+    }
+
+    let mut beam = beam.rows(&[2, 0]).unwrap();
+    let hidden = model.feed_beam(&mut beam, &[d, e]).unwrap();
+    close(hidden.get(0).unwrap().to_vec1().unwrap(), alone(&[c, d]));
+    close(hidden.get(1).unwrap().to_vec1().unwrap(), alone(&[a, e]));
+    assert_eq!(beam.length, started.length + 2);
+}

@@ -180,6 +180,83 @@ impl Decoder {
     }
 }
 
+impl DecoderState {
+    /// The state of a beam whose rows continue these rows of this one
+    /// (a row may go on in several, or in none): the audio stays shared,
+    /// each row's tokens are its parent's.
+    pub fn rows(&self, parents: &[u32]) -> Result<DecoderState> {
+        let parents = Tensor::new(parents, &Device::Cpu)?;
+        let cache = self
+            .cache
+            .iter()
+            .map(|c| {
+                c.as_ref()
+                    .map(|(k, v)| Ok((k.index_select(&parents, 0)?, v.index_select(&parents, 0)?)))
+                    .transpose()
+            })
+            .collect::<Result<_>>()?;
+        Ok(DecoderState {
+            cross: self.cross.clone(),
+            cache,
+            length: self.length,
+        })
+    }
+}
+
+impl Decoder {
+    /// One step of a beam: `tokens[i]` fed after row `i`'s tokens (see
+    /// [`DecoderState::rows`]); answers each row's hidden state `[k, d]`.
+    /// The rows go through every layer together: one pass over the
+    /// weights for the whole beam, where feeding them one by one would
+    /// read them `k` times. Attention to the audio, the same for every
+    /// row, takes the rows as `k` positions of one sequence.
+    pub fn forward_beam(&self, state: &mut DecoderState, tokens: &[u32]) -> Result<Tensor> {
+        let (offset, rows) = (state.length, tokens.len());
+        if offset + 1 > self.max_length()? {
+            return Err(Error::args(format!(
+                "{} tokens is more than the model's {}",
+                offset + 1,
+                self.max_length()?
+            )));
+        }
+        let ids = Tensor::new(tokens, &Device::Cpu)?;
+        let embedded = match &self.embedding {
+            Stored::Dense(table) => table.index_select(&ids, 0)?,
+            Stored::Quantized(table) => table.embedding(&ids)?,
+        };
+        let size = embedded.dim(1)?;
+        let mut x = embedded
+            .broadcast_add(&self.positions.narrow(0, offset, 1)?)?
+            .reshape((rows, 1, size))?;
+        for ((block, cache), (cross_keys, cross_values)) in self
+            .blocks
+            .iter()
+            .zip(state.cache.iter_mut())
+            .zip(&state.cross)
+        {
+            let normed = block.self_norm.forward(&x)?;
+            let (keys, values) = block.self_attention.keys_values(&normed)?;
+            let (keys, values) = match cache.take() {
+                Some((k, v)) => (
+                    Tensor::cat(&[&k, &keys], 2)?,
+                    Tensor::cat(&[&v, &values], 2)?,
+                ),
+                None => (keys, values),
+            };
+            x = (&x + block.self_attention.attend(&normed, &keys, &values, None)?)?;
+            *cache = Some((keys, values));
+            let normed = block.cross_norm.forward(&x)?.reshape((1, rows, size))?;
+            let heard = block
+                .cross_attention
+                .attend(&normed, cross_keys, cross_values, None)?;
+            x = (&x + heard.reshape((rows, 1, size))?)?;
+            x = (&x + block.mlp.forward(&block.mlp_norm.forward(&x)?)?)?;
+        }
+        state.length += 1;
+        self.norm.forward(&x.reshape((rows, size))?)
+    }
+}
+
 /// Masks the future for `count` new tokens after `offset` cached ones; one
 /// new token sees everything, so needs none.
 fn causal_mask(offset: usize, count: usize) -> Result<Option<Tensor>> {

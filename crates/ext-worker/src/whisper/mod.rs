@@ -90,6 +90,12 @@ impl Whisper {
         self.decoder.forward(state, tokens)
     }
 
+    /// One step of a beam (see [`decoder::Decoder::forward_beam`]): each
+    /// row's hidden state `[k, d]` after its token.
+    pub fn feed_beam(&self, state: &mut DecoderState, tokens: &[u32]) -> Result<Tensor> {
+        self.decoder.forward_beam(state, tokens)
+    }
+
     /// The logits of one position's hidden state (`[d]`).
     pub fn logits(&self, hidden: &Tensor) -> Result<Vec<f32>> {
         Ok(self
