@@ -208,10 +208,10 @@ pub fn mends(words: &[String], state: &State) -> Vec<Vec<String>> {
         }
     };
     let names = names(state);
-    let fixed = glued_verbs(&and_verbs(&phrases(&tab_words(&verb(words)))), &names);
+    let fixed = command_words_mended(words, &names);
     for base in [&fixed, &words.to_vec()] {
         push(base.clone());
-        for candidate in by_sound(base, &names) {
+        for (_, candidate) in by_sound(base, &names) {
             push(candidate);
         }
     }
@@ -219,6 +219,26 @@ pub fn mends(words: &[String], state: &State) -> Vec<Vec<String>> {
         push(site);
     }
     out
+}
+
+/// The one mend as sure as hearing the audio again, if there is one: the
+/// command words mended, and a single run of words that sounds exactly
+/// like one name of the tabs and like no other ("jithup" for GitHub: the
+/// same sound key). Hearing guided can pick a louder phrase over it
+/// ("switch to the YouTube tab" for "switch to the jithup tab").
+pub fn sure_mend(words: &[String], state: &State) -> Option<Vec<String>> {
+    let names = names(state);
+    let fixed = command_words_mended(words, &names);
+    let mut exact = by_sound(&fixed, &names)
+        .into_iter()
+        .take_while(|(distance, _)| *distance == 0.0)
+        .map(|(_, candidate)| candidate);
+    let only = exact.next()?;
+    exact.next().is_none().then_some(only)
+}
+
+fn command_words_mended(words: &[String], names: &[String]) -> Vec<String> {
+    glued_verbs(&and_verbs(&phrases(&tab_words(&verb(words)))), names)
 }
 
 /// "open Wikipedia, that's hard" (for "wikipedia dot org"): opening a site
@@ -484,7 +504,7 @@ fn names(state: &State) -> Vec<String> {
 /// sounds like it, closest first: a sound key may be one edit off for four
 /// to six sounds, two for seven or more, none when shorter ("jithab" and
 /// "github", "yira" and "jira" are near; "slack" and "stack" are not).
-fn by_sound(words: &[String], names: &[String]) -> Vec<Vec<String>> {
+fn by_sound(words: &[String], names: &[String]) -> Vec<(f32, Vec<String>)> {
     let mut found: Vec<(f32, Vec<String>)> = Vec::new();
     for start in 0..words.len() {
         for len in 1..=3.min(words.len() - start) {
@@ -521,7 +541,7 @@ fn by_sound(words: &[String], names: &[String]) -> Vec<Vec<String>> {
         }
     }
     found.sort_by(|a, b| a.0.total_cmp(&b.0));
-    found.into_iter().map(|(_, c)| c).collect()
+    found
 }
 
 /// How far apart `heard` and `word` sound (0: alike), when near enough to
