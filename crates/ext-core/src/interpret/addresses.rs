@@ -6,7 +6,9 @@
 //! known, with the same ending, was that one. Only for speech: a typed
 //! address is opened as typed.
 
-use super::hearing::{sound_distance, sound_key};
+#[cfg(doc)]
+use super::hearing::sound_distance;
+use super::hearing::{name_allowance, sound_distance_allowing};
 use super::sites::{self, base_domain, host_and_path};
 use crate::tab_state::State;
 
@@ -75,63 +77,13 @@ fn known_domains(state: &State) -> Vec<String> {
     domains
 }
 
-/// Sites that Whisper writes right and that sound like a known site
-/// (twitch.com like twitter.com, bing.com like booking.com, kaggle.com like
-/// google.com): opened as heard, never mended.
-const WELL_KNOWN: &[&str] = &[
-    "bing.com",
-    "twitch.com",
-    "kaggle.com",
-    "slate.com",
-    "opera.com",
-    "etsy.com",
-    "hulu.com",
-    "imdb.com",
-    "cnn.com",
-    "espn.com",
-    "ebay.com",
-    "yelp.com",
-    "zoom.com",
-    "quora.com",
-    "tumblr.com",
-    "medium.com",
-    "paypal.com",
-    "stripe.com",
-    "uber.com",
-    "target.com",
-    "ikea.com",
-    "nike.com",
-    "gitlab.com",
-    "bitbucket.org",
-    "figma.com",
-    "canva.com",
-    "trello.com",
-    "notion.so",
-    "dropbox.com",
-    "yahoo.com",
-    "outlook.com",
-    "python.org",
-    "mozilla.org",
-    "steam.com",
-    "steampowered.com",
-    "vimeo.com",
-    "tiktok.com",
-    "pinterest.com",
-    "flickr.com",
-    "discord.com",
-    "zoho.com",
-    "gog.com",
-    "chess.com",
-    "lichess.org",
-];
-
 /// `address` with its domain replaced by the known one it sounds like,
 /// perhaps with the word `before` it as the start of the name; and whether
 /// that word was taken.
 fn mend_address(address: &str, before: Option<&str>, known: &[String]) -> (String, bool) {
     let (host, path) = host_and_path(address);
     let base = base_domain(&host);
-    if known.contains(&base) || WELL_KNOWN.contains(&base.as_str()) {
+    if known.contains(&base) || sites::WELL_KNOWN.contains(&base.as_str()) {
         return (address.to_string(), false);
     }
     let Some((label, ending)) = base.split_once('.') else {
@@ -158,21 +110,15 @@ fn mend_address(address: &str, before: Option<&str>, known: &[String]) -> (Strin
 }
 
 /// How far apart a heard domain name and a known one sound, as
-/// [`sound_distance`] judges names, but a name of three sounds may be one
+/// [`super::hearing::sound_distance`] judges names, but a name of three sounds may be one
 /// sound off too ("gissib" and "jisub" for "github"), if its letters are
 /// half alike: the known domains with the same ending are few, and an
 /// address no one knows is most likely one of them misheard.
 fn domain_distance(heard: &str, known: &str) -> Option<f32> {
-    if let Some(distance) = sound_distance(heard, known) {
-        return Some(distance);
-    }
-    let (key, target) = (sound_key(heard), sound_key(known));
-    let longer = key.chars().count().max(target.chars().count());
-    let near = key.chars().count() == 3
-        && target.chars().count() == 3
-        && strsim::levenshtein(&key, &target) == 1
-        && strsim::normalized_levenshtein(heard, known) >= 0.5;
-    near.then(|| 1.0 / longer as f32)
+    sound_distance_allowing(heard, known, |a, b| match (a, b) {
+        (3, 3) => 1,
+        _ => name_allowance(a, b),
+    })
 }
 
 #[cfg(test)]

@@ -350,12 +350,12 @@ fn replace_anywhere(words: &[String], table: &[(&[&str], &[&str])]) -> Vec<Strin
 /// after the first that is "un" and a command word, but no command word
 /// itself, is "and" and that word.
 fn and_verbs(words: &[String]) -> Vec<String> {
-    let verbs = || parse::FAMILIES.iter().flat_map(|f| f.verbs.iter());
+    let verbs = parse::command_verbs;
     let mut out = Vec::with_capacity(words.len() + 1);
     for (i, word) in words.iter().enumerate() {
         let verb = word
             .strip_prefix("un")
-            .filter(|v| i > 0 && verbs().any(|known| known == v))
+            .filter(|v| i > 0 && verbs().any(|known| known == *v))
             .filter(|_| !verbs().any(|known| known == word));
         match verb {
             Some(verb) => {
@@ -371,7 +371,7 @@ fn and_verbs(words: &[String]) -> Vec<String> {
 /// "mute youtube and pinslack": a command word run into a tab's name,
 /// split in two.
 fn glued_verbs(words: &[String], names: &[String]) -> Vec<String> {
-    let verbs = || parse::FAMILIES.iter().flat_map(|f| f.verbs.iter());
+    let verbs = parse::command_verbs;
     let mut out = Vec::with_capacity(words.len() + 1);
     for word in words {
         let split = verbs().find_map(|verb| {
@@ -399,7 +399,7 @@ fn verb(words: &[String]) -> Vec<String> {
 /// "endu" for "undo"), replaced by it. (Two words heard for one are in
 /// [`VERBS`]: run together, "endu that" would sound like "undo" too.)
 fn verb_by_sound(words: &[String]) -> Option<Vec<String>> {
-    let verbs = || parse::FAMILIES.iter().flat_map(|f| f.verbs.iter());
+    let verbs = parse::command_verbs;
     let first = words.first()?;
     if verbs().any(|v| first == v) {
         return None;
@@ -550,16 +550,32 @@ fn by_sound(words: &[String], names: &[String]) -> Vec<(f32, Vec<String>)> {
 /// that differ need the spelling at least half alike too ("slaying" sounds
 /// a bit like "slack" but is another word; "year" sounds just like "Jira").
 pub fn sound_distance(heard: &str, word: &str) -> Option<f32> {
+    sound_distance_allowing(heard, word, name_allowance)
+}
+
+/// The sound edits a name may be off by, from the lengths of the two
+/// sound keys: one for four to six sounds, two for seven or more.
+pub fn name_allowance(heard: usize, word: usize) -> usize {
+    (heard.max(word) - 1) / 3
+}
+
+/// [`sound_distance`] with the edits allowed given by `allowance` (of the
+/// two sound keys' lengths).
+pub fn sound_distance_allowing(
+    heard: &str,
+    word: &str,
+    allowance: impl Fn(usize, usize) -> usize,
+) -> Option<f32> {
     let key = sound_key(heard);
     let target = sound_key(word);
-    if key.chars().count() < 2 {
+    let (sounds, target_sounds) = (key.chars().count(), target.chars().count());
+    if sounds < 2 {
         return None;
     }
-    let longer = key.chars().count().max(target.chars().count());
     let edits = strsim::levenshtein(&key, &target);
     let letters = strsim::normalized_levenshtein(heard, word);
-    (edits <= (longer - 1) / 3 && (edits == 0 || letters >= 0.5))
-        .then(|| edits as f32 / longer as f32)
+    (edits <= allowance(sounds, target_sounds) && (edits == 0 || letters >= 0.5))
+        .then(|| edits as f32 / sounds.max(target_sounds) as f32)
 }
 
 /// A word as it sounds, roughly: consonants by how they are made (b/p,

@@ -10,6 +10,56 @@ pub struct Site {
     pub display: &'static str,
 }
 
+/// Domains that Whisper writes right and that sound like a known site's
+/// (twitch.com like twitter.com, bing.com like booking.com, kaggle.com like
+/// google.com): a spoken address there is opened as heard, never mended.
+pub const WELL_KNOWN: &[&str] = &[
+    "bing.com",
+    "twitch.com",
+    "kaggle.com",
+    "slate.com",
+    "opera.com",
+    "etsy.com",
+    "hulu.com",
+    "imdb.com",
+    "cnn.com",
+    "espn.com",
+    "ebay.com",
+    "yelp.com",
+    "zoom.com",
+    "quora.com",
+    "tumblr.com",
+    "medium.com",
+    "paypal.com",
+    "stripe.com",
+    "uber.com",
+    "target.com",
+    "ikea.com",
+    "nike.com",
+    "gitlab.com",
+    "bitbucket.org",
+    "figma.com",
+    "canva.com",
+    "trello.com",
+    "notion.so",
+    "dropbox.com",
+    "yahoo.com",
+    "outlook.com",
+    "python.org",
+    "mozilla.org",
+    "steam.com",
+    "steampowered.com",
+    "vimeo.com",
+    "tiktok.com",
+    "pinterest.com",
+    "flickr.com",
+    "discord.com",
+    "zoho.com",
+    "gog.com",
+    "chess.com",
+    "lichess.org",
+];
+
 pub const SITES: &[Site] = &[
     site(
         &["gmail", "google mail", "mail", "email", "inbox"],

@@ -46,6 +46,11 @@ pub struct Family {
     pub parse: fn(Words) -> Parsed,
 }
 
+/// Every word a command starts with, family by family.
+pub fn command_verbs() -> impl Iterator<Item = &'static str> + Clone {
+    FAMILIES.iter().flat_map(|f| f.verbs.iter().copied())
+}
+
 macro_rules! families {
     ($($name:ident),* $(,)?) => {
         /// Every family, in the order they are tried.
