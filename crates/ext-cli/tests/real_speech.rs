@@ -254,6 +254,33 @@ fn a_misheard_command_runs_as_the_known_command_its_audio_says() {
     assert_eq!(tab_ids(&unguided), corpus_tab_ids(), "{unguided}");
 }
 
+/// Two commands in one breath, the first verb lost: Whisper hears
+/// "YouTube, and pin Slack", which would switch to YouTube. Heard guided,
+/// two known commands joined by "and" may be the answer, and both run.
+#[test]
+fn two_misheard_commands_in_one_breath_both_run_as_their_audio_says() {
+    let wav = say(&recording(
+        "espeak-en-gb",
+        16_000,
+        Kind::Command,
+        "mute youtube and pin slack",
+    ));
+    let heard = twctl_hear(&wav, &["--listen", "active", "--apply"]);
+    assert_eq!(heard["guided"], "mute youtube and pin slack", "{heard}");
+    let tab = |id: u64| {
+        heard["tabs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["id"] == id)
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(tab(2)["muted"], true, "{heard}");
+    assert_eq!(tab(3)["muted"], true, "{heard}");
+    assert_eq!(tab(4)["pinned"], true, "{heard}");
+}
+
 /// The corpus's fixed subset (every fifth recording: every family, voice,
 /// rate and way of saying), heard with the shipped decoding: speech not
 /// meant for us is never taken, nothing loops, and most commands do what

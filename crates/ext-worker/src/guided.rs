@@ -18,29 +18,54 @@ const BEAM: usize = 5;
 
 /// The phrases as a tree of tokens, each spelled as Whisper writes a
 /// sentence start (" Close the …", " close the …"), with or without a
-/// final full stop, and with or without the wake phrase before it.
+/// final full stop, and with or without the wake phrase before it. A
+/// phrase may go on with " and" and a second phrase as written ("Mute
+/// YouTube and pin Slack"), as people join two commands in one breath:
+/// the tree's second half is shared by every first phrase, so joining
+/// costs one more set of nodes, not every pair of phrases.
 #[derive(Debug, Default)]
 pub struct PhraseTree {
     nodes: Vec<Node>,
 }
+
+/// Where every phrase starts.
+const ROOT: usize = 0;
+/// Where the second of two joined phrases starts.
+const JOINED: usize = 1;
+
+/// A hypothesis that joined a second command is dropped once its mean
+/// log-probability falls this far below the best phrase heard so far:
+/// when the audio has ended, " and …" is improbable from its first token,
+/// and following it to the end would double the time guided hearing
+/// takes.
+const JOINED_MARGIN: f32 = 1.0;
 
 #[derive(Debug, Default)]
 struct Node {
     children: Vec<(u32, usize)>,
     /// A phrase may end here.
     end: bool,
+    /// The phrase's first word ends here (its index in `leads`). Joined
+    /// commands must start differently: else Whisper's urge to repeat
+    /// itself hears "go to the top of the page and go to the top of the
+    /// page" in anything.
+    lead: Option<u16>,
 }
 
 impl PhraseTree {
     pub fn new(tokenizer: &WhisperTokenizer, phrases: &[String], wake: Option<&str>) -> Self {
-        let mut tree = PhraseTree {
-            nodes: vec![Node::default()],
-        };
+        let mut tree = PhraseTree::default();
+        tree.add_node();
+        let joined = tree.add_node();
+        debug_assert_eq!((ROOT, JOINED), (0, joined));
         let mut words = Words::new(tokenizer);
         let stops: Vec<Vec<u32>> = [".", "?"]
             .iter()
             .filter_map(|p| tokenizer.encode(p).ok())
             .collect();
+        // The second phrase after " and" is as written, and ends the tree.
+        let mut firsts = Vec::new();
+        let mut leads: HashMap<String, u16> = HashMap::new();
         let mut starts = vec![Vec::new()];
         if let Some(wake) = wake.map(str::trim).filter(|w| !w.is_empty()) {
             for spelled in spellings(wake) {
@@ -54,42 +79,112 @@ impl PhraseTree {
             let Some(after) = words.encode(phrase) else {
                 continue;
             };
+            let Some(lead_word) = phrase.split_whitespace().next() else {
+                continue;
+            };
+            let known = leads.len() as u16;
+            let lead = *leads.entry(lead_word.to_lowercase()).or_insert(known);
+            let Some(lead_len) = words.encode(lead_word).map(|t| t.len()) else {
+                continue;
+            };
+            tree.insert(joined, &after, (lead_len, lead));
+            for stop in &stops {
+                let ended: Vec<u32> = after.iter().chain(stop).copied().collect();
+                tree.insert(joined, &ended, (lead_len, lead));
+            }
             for spelled in spellings(phrase) {
                 let Some(first) = words.encode(&spelled) else {
                     continue;
                 };
+                let Some(spelled_lead) = spelled.split_whitespace().next() else {
+                    continue;
+                };
+                let Some(spelled_len) = words.encode(spelled_lead).map(|t| t.len()) else {
+                    continue;
+                };
                 for start in &starts {
-                    let body = if start.is_empty() { &first } else { &after };
+                    let (body, len) = if start.is_empty() {
+                        (&first, spelled_len)
+                    } else {
+                        (&after, lead_len)
+                    };
                     let tokens: Vec<u32> = start.iter().chain(body).copied().collect();
-                    tree.insert(&tokens);
+                    let lead_at = (start.len() + len, lead);
+                    firsts.push(tree.insert(ROOT, &tokens, lead_at));
                     for stop in &stops {
                         let ended: Vec<u32> = tokens.iter().chain(stop).copied().collect();
-                        tree.insert(&ended);
+                        tree.insert(ROOT, &ended, lead_at);
                     }
                 }
+            }
+        }
+        // Added last, so that no phrase is inserted through a join.
+        if let Some(and) = words.encode("and").filter(|t| t.len() == 1) {
+            firsts.sort_unstable();
+            firsts.dedup();
+            for end in firsts {
+                tree.nodes[end].children.push((and[0], joined));
             }
         }
         tree
     }
 
     pub fn is_empty(&self) -> bool {
-        self.nodes[0].children.is_empty()
+        self.nodes
+            .first()
+            .is_none_or(|root| root.children.is_empty())
     }
 
-    fn insert(&mut self, tokens: &[u32]) {
-        let mut at = 0;
-        for &token in tokens {
+    /// Whether hearing guided may say `tokens` as a whole (the tokens of
+    /// one phrase, or of two joined by " and" that start differently).
+    pub fn says(&self, tokens: &[u32]) -> bool {
+        !self.nodes.is_empty() && self.says_from(ROOT, tokens, &mut Vec::new())
+    }
+
+    /// A node may have two children for one token (" and" going on within
+    /// a phrase, and joining a second), so every path is tried.
+    fn says_from(&self, at: usize, tokens: &[u32], leads: &mut Vec<u16>) -> bool {
+        let Some((&token, rest)) = tokens.split_first() else {
+            return self.nodes[at].end;
+        };
+        self.nodes[at].children.iter().any(|&(t, child)| {
+            let lead = self.nodes[child].lead;
+            if t != token || lead.is_some_and(|l| leads.contains(&l)) {
+                return false;
+            }
+            leads.extend(lead);
+            let says = self.says_from(child, rest, leads);
+            if lead.is_some() {
+                leads.pop();
+            }
+            says
+        })
+    }
+
+    fn add_node(&mut self) -> usize {
+        self.nodes.push(Node::default());
+        self.nodes.len() - 1
+    }
+
+    /// Inserts `tokens` below `from`, marking where their first word
+    /// (`lead.0` tokens long) ends; the node where they end.
+    fn insert(&mut self, from: usize, tokens: &[u32], lead: (usize, u16)) -> usize {
+        let mut at = from;
+        for (i, &token) in tokens.iter().enumerate() {
             at = match self.nodes[at].children.iter().find(|(t, _)| *t == token) {
                 Some(&(_, child)) => child,
                 None => {
-                    self.nodes.push(Node::default());
-                    let child = self.nodes.len() - 1;
+                    let child = self.add_node();
                     self.nodes[at].children.push((token, child));
                     child
                 }
             };
+            if i + 1 == lead.0 {
+                self.nodes[at].lead = Some(lead.1);
+            }
         }
         self.nodes[at].end = true;
+        at
     }
 }
 
@@ -149,6 +244,10 @@ pub struct Guided {
 /// One row of the beam: where in the tree it is, and what it said.
 struct Hypothesis {
     node: usize,
+    /// The first word of each command said so far.
+    leads: Vec<u16>,
+    /// It said " and" after a whole phrase.
+    joined: bool,
     tokens: Vec<u32>,
     logprob: f32,
 }
@@ -173,6 +272,8 @@ pub fn guided(
     let mut last = hidden.narrow(0, start.len() - 1, 1)?;
     let mut alive = vec![Hypothesis {
         node: 0,
+        leads: Vec::new(),
+        joined: false,
         tokens: Vec::new(),
         logprob: 0.0,
     }];
@@ -197,7 +298,25 @@ pub fn guided(
                 }
             }
             for &(token, child) in &node.children {
-                next.push((k, token, child, h.logprob + logprobs[token as usize]));
+                if tree.nodes[child].lead.is_some_and(|l| h.leads.contains(&l)) {
+                    continue;
+                }
+                let logprob = h.logprob + logprobs[token as usize];
+                let mean = logprob / (h.tokens.len() + 2) as f32;
+                // Joining is for audio that goes on: " and" must be more
+                // likely than the end of the text.
+                if child == JOINED && logprobs[token as usize] < logprobs[eot] {
+                    continue;
+                }
+                let joined = h.joined || child == JOINED;
+                if joined
+                    && best
+                        .as_ref()
+                        .is_some_and(|b| mean < b.avg_logprob - JOINED_MARGIN)
+                {
+                    continue;
+                }
+                next.push((k, token, child, logprob));
             }
         }
         next.sort_by(|a, b| b.3.total_cmp(&a.3));
@@ -214,8 +333,12 @@ pub fn guided(
             .map(|(k, token, child, logprob)| {
                 let mut tokens = alive[k].tokens.clone();
                 tokens.push(token);
+                let mut leads = alive[k].leads.clone();
+                leads.extend(tree.nodes[child].lead);
                 Hypothesis {
                     node: child,
+                    leads,
+                    joined: alive[k].joined || child == JOINED,
                     tokens,
                     logprob,
                 }
