@@ -2,13 +2,22 @@
 
 use super::{not_found, one_call, one_tab, title, window_ids, Refusal, Step};
 use crate::error::ErrorCode;
-use crate::interpret::parse::{Target, WindowRef};
+use crate::interpret::parse::{Selector, Target, WindowRef};
 use crate::interpret::resolve::View;
 use crate::log::Call;
 use crate::tools::args::TabIdArgs;
 use crate::tools::ToolCall;
 
 pub fn switch(view: &View, target: &Target) -> Result<Step, Refusal> {
+    // One tab comes to the front: "go to all tabs" or "go to the rest"
+    // names none ("go to the rest tabs" is how Whisper may hear "go to the
+    // Rust docs", and must not pick a tab at random).
+    if matches!(target.selector, Selector::All | Selector::Rest) {
+        return Err(Refusal {
+            code: ErrorCode::UnknownCommand,
+            reply: "Say which tab to switch to.".into(),
+        });
+    }
     let id = one_tab(view, target, false)?;
     Ok(one_call(
         Call::switch_tab(TabIdArgs { tab_id: id }),
