@@ -223,19 +223,34 @@ pub fn mends(words: &[String], state: &State) -> Vec<Vec<String>> {
 
 /// The one mend as sure as hearing the audio again, if there is one: the
 /// command words mended, and a single run of words that sounds exactly
-/// like one name of the tabs and like no other ("jithup" for GitHub: the
-/// same sound key). Hearing guided can pick a louder phrase over it
-/// ("switch to the YouTube tab" for "switch to the jithup tab").
+/// like one name of the tabs ("jithup" for GitHub: the same sound key).
+/// Where it sounds exactly like several ("jithup" is YouTube's key too),
+/// the one spelled clearly closest is as sure; else hearing guided picks
+/// between them, and Firefox's float rounding was seen to flip its choice
+/// from run to run ("switch to the YouTube tab" for "switch to the jithup
+/// tab").
 pub fn sure_mend(words: &[String], state: &State) -> Option<Vec<String>> {
     let names = names(state);
     let fixed = command_words_mended(words, &names);
-    let mut exact = by_sound(&fixed, &names)
+    let heard = fixed.join(" ");
+    let mut exact: Vec<(usize, Vec<String>)> = by_sound(&fixed, &names)
         .into_iter()
         .take_while(|(distance, _)| *distance == 0.0)
-        .map(|(_, candidate)| candidate);
-    let only = exact.next()?;
-    exact.next().is_none().then_some(only)
+        .map(|(_, candidate)| (strsim::levenshtein(&candidate.join(" "), &heard), candidate))
+        .collect();
+    exact.sort_by_key(|(edits, _)| *edits);
+    match exact.as_slice() {
+        [_] => {}
+        [(closest, _), (next, _), ..] if closest + SPELLED_CLOSER <= *next => {}
+        _ => return None,
+    }
+    exact.into_iter().next().map(|(_, candidate)| candidate)
 }
+
+/// Letters fewer to change than for any other name that sounds the same,
+/// for [`sure_mend`] to take the closest: "jithup" is 2 from "github" and
+/// 5 from "youtube".
+const SPELLED_CLOSER: usize = 2;
 
 fn command_words_mended(words: &[String], names: &[String]) -> Vec<String> {
     glued_verbs(&and_verbs(&phrases(&tab_words(&verb(words)))), names)

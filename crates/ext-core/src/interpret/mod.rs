@@ -409,10 +409,17 @@ mod tests {
             plan.reply
         );
         assert_eq!(plan.calls[0].args["tabId"], 1);
-        // It sounds just as much like YouTube: the audio heard again decides.
+        // It sounds just as much like YouTube, but is spelled far closer to
+        // GitHub: still as sure.
         let youtube = with("https://www.youtube.com/watch?v=1");
-        assert!(needs_guided(heard, &youtube, &options));
+        assert!(!needs_guided(heard, &youtube, &options));
         let plan = plan_spoken(heard, Some("switch to the youtube tab"), &youtube, &options);
+        assert_eq!(plan.calls[0].args["tabId"], 1);
+        // Two names alike in sound and spelling: the audio heard again
+        // decides.
+        let gitub = with("https://gitub.com/x");
+        assert!(needs_guided(heard, &gitub, &options));
+        let plan = plan_spoken(heard, Some("switch to the gitub tab"), &gitub, &options);
         assert_eq!(plan.calls[0].args["tabId"], 2);
     }
 
