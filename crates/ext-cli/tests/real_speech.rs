@@ -85,6 +85,16 @@ fn tab_ids(state: &Value) -> Vec<i64> {
         .collect()
 }
 
+/// The tab with this id in a printed state.
+fn tab(state: &Value, id: i64) -> &Value {
+    state["tabs"]
+        .as_array()
+        .expect("tabs")
+        .iter()
+        .find(|t| t["id"] == id)
+        .unwrap_or_else(|| panic!("no tab {id} in {state}"))
+}
+
 fn corpus_tab_ids() -> Vec<i64> {
     let text = std::fs::read_to_string(speech_dir().join("state.json")).unwrap();
     tab_ids(&serde_json::from_str(&text).unwrap())
@@ -157,14 +167,7 @@ fn hey_fox_then_a_pause_then_the_command_at_48_khz() {
     let out = twctl_hear(&wav, &["--apply"]);
     assert_eq!(out["wake"], true, "{out}");
     assert!(out["heard"].as_array().unwrap().len() >= 2, "{out}");
-    let gmail = out["tabs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["id"] == 1)
-        .cloned()
-        .unwrap();
-    assert_eq!(gmail["active"], true, "{out}");
+    assert_eq!(tab(&out, 1)["active"], true, "{out}");
 }
 
 /// flite's slt voice over room noise says "hey fox" so that Whisper writes
@@ -235,14 +238,7 @@ fn a_misheard_command_runs_as_the_known_command_its_audio_says() {
     let guided = twctl_hear(&wav, &["--listen", "active", "--apply"]);
     assert_eq!(guided["guided"], "go to the github tab", "{guided}");
     assert!(guided["command"] != guided["guided"], "{guided}");
-    let github = guided["tabs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["id"] == 7)
-        .cloned()
-        .unwrap();
-    assert_eq!(github["active"], true, "{guided}");
+    assert_eq!(tab(&guided, 7)["active"], true, "{guided}");
     assert!(
         guided["reply"].as_str().unwrap().contains("Heard as"),
         "{guided}"
@@ -267,18 +263,9 @@ fn two_misheard_commands_in_one_breath_both_run_as_their_audio_says() {
     ));
     let heard = twctl_hear(&wav, &["--listen", "active", "--apply"]);
     assert_eq!(heard["guided"], "mute youtube and pin slack", "{heard}");
-    let tab = |id: u64| {
-        heard["tabs"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|t| t["id"] == id)
-            .cloned()
-            .unwrap()
-    };
-    assert_eq!(tab(2)["muted"], true, "{heard}");
-    assert_eq!(tab(3)["muted"], true, "{heard}");
-    assert_eq!(tab(4)["pinned"], true, "{heard}");
+    assert_eq!(tab(&heard, 2)["muted"], true, "{heard}");
+    assert_eq!(tab(&heard, 3)["muted"], true, "{heard}");
+    assert_eq!(tab(&heard, 4)["pinned"], true, "{heard}");
 }
 
 /// The corpus's fixed subset (every fifth recording: every family, voice,

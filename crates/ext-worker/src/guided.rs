@@ -79,14 +79,12 @@ impl PhraseTree {
             let Some(after) = words.encode(phrase) else {
                 continue;
             };
-            let Some(lead_word) = phrase.split_whitespace().next() else {
+            let Some(lead_len) = words.first_word_len(phrase) else {
                 continue;
             };
+            let lead_word = phrase.split_whitespace().next().unwrap_or_default();
             let known = leads.len() as u16;
             let lead = *leads.entry(lead_word.to_lowercase()).or_insert(known);
-            let Some(lead_len) = words.encode(lead_word).map(|t| t.len()) else {
-                continue;
-            };
             tree.insert(joined, &after, (lead_len, lead));
             for stop in &stops {
                 let ended: Vec<u32> = after.iter().chain(stop).copied().collect();
@@ -96,10 +94,7 @@ impl PhraseTree {
                 let Some(first) = words.encode(&spelled) else {
                     continue;
                 };
-                let Some(spelled_lead) = spelled.split_whitespace().next() else {
-                    continue;
-                };
-                let Some(spelled_len) = words.encode(spelled_lead).map(|t| t.len()) else {
+                let Some(spelled_len) = words.first_word_len(&spelled) else {
                     continue;
                 };
                 for start in &starts {
@@ -148,10 +143,10 @@ impl PhraseTree {
             return self.nodes[at].end;
         };
         self.nodes[at].children.iter().any(|&(t, child)| {
-            let lead = self.nodes[child].lead;
-            if t != token || lead.is_some_and(|l| leads.contains(&l)) {
+            if t != token || self.repeats_lead(child, leads) {
                 return false;
             }
+            let lead = self.nodes[child].lead;
             leads.extend(lead);
             let says = self.says_from(child, rest, leads);
             if lead.is_some() {
@@ -159,6 +154,12 @@ impl PhraseTree {
             }
             says
         })
+    }
+
+    /// Entering `child` would start a second command the way a command
+    /// said already started (see [`Node::lead`]).
+    fn repeats_lead(&self, child: usize, leads: &[u16]) -> bool {
+        self.nodes[child].lead.is_some_and(|l| leads.contains(&l))
     }
 
     fn add_node(&mut self) -> usize {
@@ -203,6 +204,12 @@ impl<'a> Words<'a> {
             tokenizer,
             known: HashMap::new(),
         }
+    }
+
+    /// How many tokens the first word of `text` takes.
+    fn first_word_len(&mut self, text: &str) -> Option<usize> {
+        self.encode(text.split_whitespace().next()?)
+            .map(|t| t.len())
     }
 
     /// The tokens of " {text}"; None if a word cannot be encoded.
@@ -298,7 +305,7 @@ pub fn guided(
                 }
             }
             for &(token, child) in &node.children {
-                if tree.nodes[child].lead.is_some_and(|l| h.leads.contains(&l)) {
+                if tree.repeats_lead(child, &h.leads) {
                     continue;
                 }
                 let logprob = h.logprob + logprobs[token as usize];

@@ -239,12 +239,11 @@ pub fn sure_mend(words: &[String], state: &State) -> Option<Vec<String>> {
         .map(|(_, candidate)| (strsim::levenshtein(&candidate.join(" "), &heard), candidate))
         .collect();
     exact.sort_by_key(|(edits, _)| *edits);
-    match exact.as_slice() {
-        [_] => {}
-        [(closest, _), (next, _), ..] if closest + SPELLED_CLOSER <= *next => {}
-        _ => return None,
-    }
-    exact.into_iter().next().map(|(_, candidate)| candidate)
+    let ((closest, candidate), others) = exact.split_first()?;
+    let clearly = others
+        .first()
+        .is_none_or(|(next, _)| closest + SPELLED_CLOSER <= *next);
+    clearly.then(|| candidate.clone())
 }
 
 /// Letters fewer to change than for any other name that sounds the same,
