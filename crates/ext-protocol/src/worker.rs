@@ -186,6 +186,10 @@ pub struct Heard {
     /// …or was unsure, and the text is the full window's.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub fell_back: bool,
+    /// Transcribed while the end-of-command pause was still waited out
+    /// (its timings were spent then, not after the pause).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub early: bool,
 }
 
 /// Milliseconds per stage of one transcription.
@@ -343,6 +347,12 @@ pub struct Status {
     /// An utterance that was not for us.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ignored: Option<bool>,
+    /// `processing`: how long ago (ms) the audio that ended the utterance
+    /// left the microphone, when the worker was busy (hearing a command
+    /// during its pause) and came to it late. The end of speech a user
+    /// waits from is this much before the message.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub behind_ms: Option<f64>,
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub heard: Option<Heard>,
 }

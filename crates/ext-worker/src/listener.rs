@@ -51,6 +51,11 @@ impl Listener {
             .set_config(if command { self.active } else { self.passive });
     }
 
+    /// Whether the detector waits out a command's longer pauses.
+    pub fn expects_command(&self) -> bool {
+        self.expects_command
+    }
+
     /// Whether an utterance is under way.
     pub fn in_speech(&self) -> bool {
         self.vad.in_speech()

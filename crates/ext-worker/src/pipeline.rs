@@ -96,6 +96,8 @@ pub struct Pipeline {
     next_job: u64,
     /// Passive audio dropped because the worker fell behind, in ms.
     dropped_ms: f64,
+    /// How long the block being heard waited in the worker's queue, in ms.
+    queued_ms: f64,
 }
 
 /// A command utterance handed to the command model's worker.
@@ -149,6 +151,7 @@ impl Pipeline {
             jobs: VecDeque::new(),
             next_job: 0,
             dropped_ms: 0.0,
+            queued_ms: 0.0,
         };
         pipeline.configure(ListenSettings::default());
         pipeline
@@ -362,6 +365,7 @@ impl Pipeline {
         queued_ms: f64,
         post: &mut dyn FnMut(FromWorker),
     ) {
+        self.queued_ms = queued_ms;
         let passive = !self.session.expects_command();
         let in_speech = self.service.in_speech();
         let behind =
@@ -429,8 +433,15 @@ impl Pipeline {
             self.speech_started_ms = self.heard_ms;
             self.partial_samples = 0;
         }
+        if matches!(event, VadEvent::Pausing(_)) && self.delegate {
+            // Commands are the command model worker's to hear.
+            return;
+        }
         if matches!(event, VadEvent::Utterance(_)) {
-            post(FromWorker::status(State::Processing));
+            post(FromWorker::Status(Status {
+                behind_ms: Some(self.queued_ms),
+                ..Status::new(State::Processing)
+            }));
             if self.delegate && self.session.expects_command() {
                 // A command: the command model's worker transcribes it
                 // while this one goes on listening.
@@ -445,16 +456,16 @@ impl Pipeline {
         let Some(heard) = self.service.event(&event) else {
             return;
         };
-        let transcript = match heard {
+        let (mut transcript, early) = match heard {
             Heard::Started => return post(FromWorker::Listening),
             Heard::Failed(e) => return post(FromWorker::error(e.into(), None)),
-            Heard::Utterance(t) => t,
+            Heard::Utterance { transcript, early } => (transcript, early),
         };
         let VadEvent::Utterance(pcm) = event else {
             return;
         };
         let mut text = transcript.text.trim().to_string();
-        let mut transcript = transcript;
+        let first_text = text.clone();
         // The prompt it was transcribed with, before the session moves on.
         let mut prompt = self.prompt();
         let passive = !self.session.expects_command();
@@ -500,7 +511,11 @@ impl Pipeline {
             }
         }
         self.keep_command(&outcome, &pcm);
-        let heard = self.heard(text, prompt, &transcript, pcm);
+        let early = early && text == first_text;
+        let heard = worker::Heard {
+            early,
+            ..self.heard(text, prompt, &transcript, pcm)
+        };
         post(self.outcome_message(outcome, heard));
     }
 
@@ -726,6 +741,7 @@ impl Pipeline {
             pcm: self.echo_audio.then_some(job.pcm),
             looped: reply.looped,
             fell_back: reply.fell_back,
+            early: false,
         };
         let mut message = self.outcome_message(outcome, heard);
         if let FromWorker::Command(command) = &mut message {
@@ -748,6 +764,7 @@ impl Pipeline {
             pcm: self.echo_audio.then_some(pcm),
             looped: t.looped,
             fell_back: t.fell_back,
+            early: false,
         }
     }
 

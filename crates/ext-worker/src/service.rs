@@ -25,10 +25,21 @@ const PARTIAL_TOKENS: usize = 32;
 pub enum Heard {
     /// Speech began.
     Started,
-    /// An utterance, transcribed.
-    Utterance(Transcript),
+    /// An utterance, transcribed; `early` when that was done while its
+    /// end-of-command pause was still being waited out.
+    Utterance { transcript: Transcript, early: bool },
     /// An utterance that could not be transcribed.
     Failed(Error),
+}
+
+/// A command heard early, at a [`VadEvent::Pausing`]: the samples,
+/// prompt and wake phrase it was heard with, which the utterance must
+/// have for this to stand for its transcription; and the transcription.
+struct Early {
+    pcm: Vec<f32>,
+    prompt: Option<String>,
+    wake_phrase: Option<String>,
+    heard: Result<Transcript>,
 }
 
 #[derive(Default)]
@@ -43,6 +54,8 @@ pub struct Service {
     end_silences: Option<(usize, usize)>,
     /// The commands that make sense for the open tabs, as tokens.
     phrases: PhraseTree,
+    /// The command under way, heard while its pause went on.
+    early: Option<Early>,
 }
 
 impl Service {
@@ -65,6 +78,7 @@ impl Service {
             self.listener.set_end_silences(passive, active);
         }
         self.listener.set_expects_command(expects_command);
+        self.early = None;
     }
 
     /// How to take the next utterances: as a command (longer pauses) or
@@ -109,6 +123,7 @@ impl Service {
             "decoder_layers": config.decoder_layers,
         });
         self.engine = Some(engine);
+        self.early = None;
         Ok((shape, now_ms() - start))
     }
 
@@ -116,6 +131,7 @@ impl Service {
     /// shipped for the model loaded.
     pub fn set_decoding(&mut self, decoding: Option<Decoding>) {
         self.decoding = decoding;
+        self.early = None;
     }
 
     pub fn decoding(&self) -> Decoding {
@@ -130,6 +146,7 @@ impl Service {
 
     pub fn unload(&mut self) {
         self.engine = None;
+        self.early = None;
     }
 
     fn engine(&self) -> Result<&Engine> {
@@ -195,26 +212,54 @@ impl Service {
     }
 
     /// A detector event, with utterances transcribed; dropped sounds say
-    /// nothing.
-    pub fn event(&self, event: &VadEvent) -> Option<Heard> {
+    /// nothing. A command's pause ([`VadEvent::Pausing`]) is when it is
+    /// transcribed, while the rest of the pause is waited out: its
+    /// utterance, if speech does not resume, is the same audio, and takes
+    /// that transcription instead of waiting for one.
+    pub fn event(&mut self, event: &VadEvent) -> Option<Heard> {
         match event {
             VadEvent::SpeechStarted => Some(Heard::Started),
             VadEvent::Dropped => None,
+            VadEvent::Pausing(pcm) => {
+                // Waiting for the wake word, pauses are short already,
+                // and most of what is heard is not for us.
+                if self.listener.expects_command() && self.engine.is_some() {
+                    self.early = Some(Early {
+                        pcm: pcm.clone(),
+                        prompt: self.prompt.clone(),
+                        wake_phrase: self.wake_phrase.clone(),
+                        heard: self.transcribe_utterance(pcm),
+                    });
+                }
+                None
+            }
             VadEvent::Utterance(pcm) => {
-                let options = self
-                    .decoding()
-                    .options(self.prompt.clone(), UTTERANCE_TOKENS);
-                let heard = self.engine().and_then(|e| match &self.wake_phrase {
-                    Some(phrase) => e.transcribe_while(pcm, &options, &|text| {
-                        could_start_with_wake(text, phrase)
-                    }),
-                    None => e.transcribe(pcm, &options),
+                let early = self.early.take().filter(|e| {
+                    e.pcm == *pcm && e.prompt == self.prompt && e.wake_phrase == self.wake_phrase
                 });
+                let (heard, early) = match early {
+                    Some(e) => (e.heard, true),
+                    None => (self.transcribe_utterance(pcm), false),
+                };
                 Some(match heard {
-                    Ok(t) => Heard::Utterance(t),
+                    Ok(transcript) => Heard::Utterance { transcript, early },
                     Err(e) => Heard::Failed(e),
                 })
             }
         }
+    }
+
+    /// An utterance transcribed with the prompt and wake phrase set by
+    /// [`Service::listen`].
+    fn transcribe_utterance(&self, pcm: &[f32]) -> Result<Transcript> {
+        let options = self
+            .decoding()
+            .options(self.prompt.clone(), UTTERANCE_TOKENS);
+        self.engine().and_then(|e| match &self.wake_phrase {
+            Some(phrase) => {
+                e.transcribe_while(pcm, &options, &|text| could_start_with_wake(text, phrase))
+            }
+            None => e.transcribe(pcm, &options),
+        })
     }
 }

@@ -24,6 +24,13 @@ pub struct VadConfig {
     pub onset_ms: usize,
     /// Silence this long ends one.
     pub end_silence_ms: usize,
+    /// Trailing silence kept as heard (at most `end_silence_ms`); the rest
+    /// of the end silence is written as zeros. When the end silence is
+    /// longer, the detector says when this much has passed
+    /// ([`VadEvent::Pausing`]) with the utterance as it will be if speech
+    /// does not resume, so it can be heard while the rest of the pause is
+    /// waited out.
+    pub kept_silence_ms: usize,
     /// An utterance is cut here, however it goes on.
     pub max_ms: usize,
     /// Utterances with less speech than this are dropped.
@@ -41,6 +48,7 @@ impl VadConfig {
     pub const PASSIVE: VadConfig = VadConfig {
         onset_ms: 100,
         end_silence_ms: 300,
+        kept_silence_ms: 300,
         max_ms: 30_000,
         min_speech_ms: 300,
         pre_roll_ms: 200,
@@ -65,6 +73,9 @@ pub enum VadEvent {
     SpeechStarted,
     /// A whole utterance: pre-roll, speech, trailing silence.
     Utterance(Vec<f32>),
+    /// Speech paused for `kept_silence_ms`, shorter than the silence that
+    /// ends an utterance: the utterance as it will be if the pause lasts.
+    Pausing(Vec<f32>),
     /// Speech that ended too short to be a word.
     Dropped,
 }
@@ -155,7 +166,10 @@ impl Vad {
     /// is long enough.
     pub fn flush(&mut self) -> Option<VadEvent> {
         let event = match self.phase {
-            Phase::Speech { speech_frames, .. } => Some(self.finish(speech_frames)),
+            Phase::Speech {
+                speech_frames,
+                silent_frames,
+            } => Some(self.finish(speech_frames, silent_frames)),
             _ => None,
         };
         self.reset();
@@ -216,12 +230,17 @@ impl Vad {
                 } else {
                     *silent_frames += 1;
                 }
-                let speech_frames = *speech_frames;
-                let ended = *silent_frames >= self.frames(self.config.end_silence_ms);
+                let (speech_frames, silent_frames) = (*speech_frames, *silent_frames);
+                let ended = silent_frames >= self.frames(self.config.end_silence_ms);
                 let too_long = self.utterance.len() >= self.config.max_ms * SAMPLE_RATE / 1000;
                 if ended || too_long {
-                    events.push(self.finish(speech_frames));
+                    events.push(self.finish(speech_frames, silent_frames));
                     self.phase = Phase::Silence;
+                } else if silent_frames == self.kept_frames()
+                    && silent_frames < self.frames(self.config.end_silence_ms)
+                    && speech_frames >= self.frames(self.config.min_speech_ms)
+                {
+                    events.push(VadEvent::Pausing(self.pausing()));
                 }
             }
         }
@@ -239,8 +258,30 @@ impl Vad {
         self.floor_db = Some(*kth);
     }
 
-    fn finish(&mut self, speech_frames: usize) -> VadEvent {
-        let utterance = std::mem::take(&mut self.utterance);
+    /// Trailing silent frames an utterance keeps as heard.
+    fn kept_frames(&self) -> usize {
+        self.frames(self.config.kept_silence_ms.min(self.config.end_silence_ms))
+    }
+
+    /// The utterance so far, the rest of the end silence as zeros: what
+    /// [`Vad::finish`] answers if no speech comes before the pause ends.
+    fn pausing(&self) -> Vec<f32> {
+        let rest = self.frames(self.config.end_silence_ms) - self.kept_frames();
+        let mut utterance = Vec::with_capacity(self.utterance.len() + rest * FRAME);
+        utterance.extend_from_slice(&self.utterance);
+        utterance.resize(self.utterance.len() + rest * FRAME, 0.0);
+        utterance
+    }
+
+    /// The utterance collected, its trailing silence past
+    /// [`Vad::kept_frames`] written as zeros: Whisper hears the same
+    /// samples as after a [`VadEvent::Pausing`] when speech did not resume
+    /// (the room's noise there would make them differ).
+    fn finish(&mut self, speech_frames: usize, silent_frames: usize) -> VadEvent {
+        let mut utterance = std::mem::take(&mut self.utterance);
+        let extra = silent_frames.saturating_sub(self.kept_frames()) * FRAME;
+        let from = utterance.len().saturating_sub(extra);
+        utterance[from..].fill(0.0);
         if speech_frames < self.frames(self.config.min_speech_ms) {
             VadEvent::Dropped
         } else {
@@ -332,6 +373,56 @@ mod tests {
         assert_eq!(passive.len(), 2, "a 500-ms pause ends a passive utterance");
         assert_eq!(active.len(), 1, "but not a command");
         assert!(ms(active[0]) > 2_500, "{} ms", ms(active[0]));
+    }
+
+    fn pausings(events: &[VadEvent]) -> Vec<&[f32]> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                VadEvent::Pausing(u) => Some(u.as_slice()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_command_pause_gives_the_utterance_early_as_its_end_will() {
+        let command = [noise(0.5, 0.001, 20), speech(0.8), noise(1.0, 0.001, 21)];
+        let events = run(&mut Vad::new(VadConfig::ACTIVE), &command);
+        let (early, done) = (pausings(&events), utterances(&events));
+        assert_eq!(early.len(), 1, "{events:?}");
+        assert_eq!(done.len(), 1);
+        let VadEvent::Utterance(utterance) = events.last().unwrap() else {
+            panic!("{events:?}");
+        };
+        assert_eq!(early[0], utterance.as_slice(), "the very same samples");
+        // The room's noise for the 300 ms kept, then zeros to 700 ms.
+        let kept_from = utterance.len() - 700 * 16;
+        let zeros_from = utterance.len() - 400 * 16;
+        assert!(utterance[kept_from..zeros_from].iter().any(|&x| x != 0.0));
+        assert!(utterance[zeros_from..].iter().all(|&x| x == 0.0));
+        // Waiting for the wake word, the pause that ends an utterance is
+        // the one kept: nothing comes early.
+        let passive = run(&mut Vad::new(VadConfig::PASSIVE), &command);
+        assert!(pausings(&passive).is_empty(), "{passive:?}");
+        assert_eq!(utterances(&passive).len(), 1);
+    }
+
+    #[test]
+    fn speech_that_resumes_after_a_pause_makes_a_longer_utterance() {
+        let command = [
+            noise(0.5, 0.001, 22),
+            speech(0.8),
+            noise(0.5, 0.001, 23),
+            speech(0.8),
+            noise(1.0, 0.001, 24),
+        ];
+        let events = run(&mut Vad::new(VadConfig::ACTIVE), &command);
+        let (early, done) = (pausings(&events), utterances(&events));
+        assert_eq!(early.len(), 2, "one per pause: {events:?}");
+        assert_eq!(done.len(), 1);
+        assert!(early[0].len() < done[0], "the first pause was not the end");
+        assert_eq!(early[1].len(), done[0]);
     }
 
     #[test]

@@ -403,3 +403,48 @@ fn a_worker_behind_the_microphone_drops_old_passive_audio_but_never_a_command() 
     // Only the silence after it, passive again, may go.
     assert!(p.dropped_ms() - dropped <= 24_000.0 / 16.0);
 }
+
+#[test]
+fn a_command_is_heard_during_its_pause_and_taken_at_its_end() {
+    let mut p = loaded();
+    ctl(&mut p, settings(false, 20_000.0));
+    ctl(&mut p, Control::Echo { audio: true });
+    let out = feed(&mut p, &spoken(), 16_000);
+    let commands = of(&out, "command");
+    assert_eq!(commands.len(), 1, "{out:?}");
+    assert_eq!(commands[0]["early"], true, "{}", commands[0]);
+    // What was heard early is Whisper's for exactly the samples taken.
+    let expected = whisper(&samples(commands[0]), "", 96);
+    assert_eq!(
+        commands[0]["tokens"],
+        serde_json::to_value(&expected.tokens).unwrap()
+    );
+
+    // Speech that resumes after the pause began (the recording ends in
+    // 280 ms of quiet; 200 ms more): stopped before a pause of its own,
+    // the command is the whole of it, heard anew.
+    let gap = vec![0.0; 16 * 200];
+    let resumed = [vec![0.0; 8_000], speech(), gap, speech()].concat();
+    let out = feed(&mut p, &resumed, 16_000);
+    assert!(of(&out, "command").is_empty(), "{out:?}");
+    let out = ctl(&mut p, Control::Stop);
+    let commands = of(&out, "command");
+    assert_eq!(commands.len(), 1, "{out:?}");
+    assert!(commands[0].get("early").is_none(), "{}", commands[0]);
+    assert!(samples(commands[0]).len() > 2 * speech().len());
+    let expected = whisper(&samples(commands[0]), "", 96);
+    assert_eq!(
+        commands[0]["tokens"],
+        serde_json::to_value(&expected.tokens).unwrap()
+    );
+}
+
+#[test]
+fn a_command_taken_late_says_how_long_its_end_waited() {
+    let mut p = loaded();
+    ctl(&mut p, settings(false, 20_000.0));
+    let out = feed_queued(&mut p, &spoken(), 16_000, 250.0);
+    let processing: Vec<_> = out.iter().filter(|m| m["state"] == "processing").collect();
+    assert_eq!(processing.len(), 1, "{out:?}");
+    assert_eq!(processing[0]["behind_ms"], 250.0);
+}
