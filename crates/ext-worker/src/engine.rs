@@ -5,7 +5,7 @@ use crate::audio;
 use crate::clock::now_ms;
 use crate::decode::{self, DecodeOptions, Suppression};
 use crate::error::{Error, Result};
-use crate::guided::{self, PhraseTree};
+use crate::guided::{self, GuidedReading, PhraseTree};
 use crate::mel::{MelSpectrogram, HOP_LENGTH, N_FRAMES, N_SAMPLES, SAMPLE_RATE};
 use crate::tokenizer::WhisperTokenizer;
 use crate::whisper::{Config, DecoderState, Projection, Weights, Whisper};
@@ -497,14 +497,15 @@ impl Engine {
         })
     }
 
-    /// The phrase of `tree` that `pcm` most likely says, and its average
-    /// log-probability (see [`crate::guided`]), over the window `ctx`.
+    /// The phrase of `tree` that `pcm` most likely says, with its average
+    /// log-probability and that of the end of text after it (see
+    /// [`crate::guided`]), over the window `ctx`.
     pub fn hear_guided(
         &self,
         pcm: &[f32],
         tree: &PhraseTree,
         ctx: AudioCtx,
-    ) -> Result<Option<(String, f32)>> {
+    ) -> Result<Option<GuidedReading>> {
         if tree.is_empty() {
             return Ok(None);
         }
@@ -517,7 +518,11 @@ impl Engine {
             None => self.start(pcm, ctx)?,
         };
         match guided::guided(&self.model, &self.tokenizer, state, tree)? {
-            Some(g) => Ok(Some((self.tokenizer.decode(&g.tokens)?, g.avg_logprob))),
+            Some(g) => Ok(Some(GuidedReading {
+                text: self.tokenizer.decode(&g.tokens)?,
+                avg_logprob: g.avg_logprob,
+                end_logprob: g.end_logprob,
+            })),
             None => Ok(None),
         }
     }

@@ -238,6 +238,16 @@ fn spellings(phrase: &str) -> Vec<String> {
     out
 }
 
+/// [`Guided`] as words.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GuidedReading {
+    pub text: String,
+    /// See [`Guided::avg_logprob`].
+    pub avg_logprob: f32,
+    /// See [`Guided::end_logprob`].
+    pub end_logprob: f32,
+}
+
 /// The phrase the audio most likely says.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Guided {
@@ -246,6 +256,9 @@ pub struct Guided {
     pub logprob: f32,
     /// `logprob` over tokens + 1, comparable with free decoding's.
     pub avg_logprob: f32,
+    /// The log-probability of the end of text after it: low when the
+    /// audio goes on past the phrase.
+    pub end_logprob: f32,
 }
 
 /// One row of the beam: where in the tree it is, and what it said.
@@ -301,6 +314,7 @@ pub fn guided(
                         tokens: h.tokens.clone(),
                         logprob,
                         avg_logprob,
+                        end_logprob: logprobs[eot],
                     });
                 }
             }

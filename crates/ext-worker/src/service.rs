@@ -6,7 +6,7 @@
 use crate::clock::now_ms;
 use crate::engine::{AudioCtx, Decoding, Engine, ModelFiles, TranscribeOptions, Transcript};
 use crate::error::{Error, ErrorCode, Result};
-use crate::guided::PhraseTree;
+use crate::guided::{GuidedReading, PhraseTree};
 use crate::listener::Listener;
 use crate::session::could_start_with_wake;
 use crate::vad::VadEvent;
@@ -175,7 +175,7 @@ impl Service {
 
     /// The command among the phrases that `pcm` most likely says, if it
     /// says one convincingly; None without phrases or a model.
-    pub fn hear_guided(&self, pcm: &[f32]) -> Option<(String, f32)> {
+    pub fn hear_guided(&self, pcm: &[f32]) -> Option<GuidedReading> {
         let engine = self.engine().ok()?;
         let guided = engine.hear_guided(pcm, &self.phrases, self.decoding().audio_ctx);
         guided.ok().flatten()

@@ -30,18 +30,17 @@ fn hearing_guided_says_one_of_the_phrases_or_nothing() {
     let tree = PhraseTree::new(engine.tokenizer(), &phrases, Some("hey fox"));
     assert!(!tree.is_empty());
     for ctx in [AudioCtx::Full, AudioCtx::Tail(0)] {
-        let (text, avg_logprob) = engine
+        let heard = engine
             .hear_guided(&speech(), &tree, ctx)
             .unwrap()
             .expect("a phrase");
         assert!(
-            tree.says(&engine.tokenizer().encode(&text).unwrap()),
-            "{text:?} is none of {phrases:?}"
+            tree.says(&engine.tokenizer().encode(&heard.text).unwrap()),
+            "{heard:?} is none of {phrases:?}"
         );
-        assert!(
-            avg_logprob.is_finite() && avg_logprob <= 0.0,
-            "{avg_logprob}"
-        );
+        for logprob in [heard.avg_logprob, heard.end_logprob] {
+            assert!(logprob.is_finite() && logprob <= 0.0, "{heard:?}");
+        }
     }
 
     let none = PhraseTree::new(engine.tokenizer(), &[String::new(), "  ".into()], None);
