@@ -444,8 +444,11 @@ impl Pipeline {
             self.speech_started_ms = self.heard_ms;
             self.partial_samples = 0;
         }
-        if matches!(event, VadEvent::Pausing(_)) && self.delegate {
-            // Commands are the command model worker's to hear.
+        if let VadEvent::Pausing(pcm) = event {
+            // With two workers, commands are the command model's to hear.
+            if !self.delegate {
+                self.service.hear_early(pcm);
+            }
             return;
         }
         if matches!(event, VadEvent::Utterance(_)) {
@@ -476,7 +479,6 @@ impl Pipeline {
             return;
         };
         let mut text = transcript.text.trim().to_string();
-        let first_text = text.clone();
         // The prompt it was transcribed with, before the session moves on.
         let mut prompt = self.prompt();
         let passive = !self.session.expects_command();
@@ -522,11 +524,9 @@ impl Pipeline {
             }
         }
         self.keep_command(&outcome, &pcm);
-        let early = early && text == first_text;
-        let heard = worker::Heard {
-            early,
-            ..self.heard(text, prompt, &transcript, pcm)
-        };
+        // Heard again above only while passive, never heard early: `early`
+        // still describes `transcript`.
+        let heard = self.heard(text, prompt, &transcript, pcm, early);
         post(self.outcome_message(outcome, heard));
     }
 
@@ -763,7 +763,14 @@ impl Pipeline {
     }
 
     /// How an utterance was heard, for the popup's transcript and tests.
-    fn heard(&self, text: String, prompt: String, t: &Transcript, pcm: Vec<f32>) -> worker::Heard {
+    fn heard(
+        &self,
+        text: String,
+        prompt: String,
+        t: &Transcript,
+        pcm: Vec<f32>,
+        early: bool,
+    ) -> worker::Heard {
         worker::Heard {
             heard: text,
             prompt,
@@ -775,7 +782,7 @@ impl Pipeline {
             pcm: self.echo_audio.then_some(pcm),
             looped: t.looped,
             fell_back: t.fell_back,
-            early: false,
+            early,
         }
     }
 

@@ -211,28 +211,31 @@ impl Service {
         self.listener.push(samples, rate)
     }
 
-    /// A detector event, with utterances transcribed; dropped sounds say
-    /// nothing. A command's pause ([`VadEvent::Pausing`]) is when it is
-    /// transcribed, while the rest of the pause is waited out: its
-    /// utterance, if speech does not resume, is the same audio, and takes
-    /// that transcription instead of waiting for one.
+    /// A command's pause ([`VadEvent::Pausing`]): it is transcribed now,
+    /// while the rest of the pause is waited out. Its utterance, if speech
+    /// does not resume, is the same audio, and [`Service::event`] takes
+    /// this transcription instead of waiting for one.
+    pub fn hear_early(&mut self, pcm: Vec<f32>) {
+        // Waiting for the wake word, pauses are short already, and most
+        // of what is heard is not for us.
+        if self.listener.expects_command() && self.engine.is_some() {
+            let heard = self.transcribe_utterance(&pcm);
+            self.early = Some(Early {
+                pcm,
+                prompt: self.prompt.clone(),
+                wake_phrase: self.wake_phrase.clone(),
+                heard,
+            });
+        }
+    }
+
+    /// A detector event, with utterances transcribed (or taken as heard
+    /// early, see [`Service::hear_early`]); dropped sounds and pauses say
+    /// nothing.
     pub fn event(&mut self, event: &VadEvent) -> Option<Heard> {
         match event {
             VadEvent::SpeechStarted => Some(Heard::Started),
-            VadEvent::Dropped => None,
-            VadEvent::Pausing(pcm) => {
-                // Waiting for the wake word, pauses are short already,
-                // and most of what is heard is not for us.
-                if self.listener.expects_command() && self.engine.is_some() {
-                    self.early = Some(Early {
-                        pcm: pcm.clone(),
-                        prompt: self.prompt.clone(),
-                        wake_phrase: self.wake_phrase.clone(),
-                        heard: self.transcribe_utterance(pcm),
-                    });
-                }
-                None
-            }
+            VadEvent::Dropped | VadEvent::Pausing(_) => None,
             VadEvent::Utterance(pcm) => {
                 let early = self.early.take().filter(|e| {
                     e.pcm == *pcm && e.prompt == self.prompt && e.wake_phrase == self.wake_phrase

@@ -237,9 +237,9 @@ impl Vad {
                     events.push(self.finish(speech_frames, silent_frames));
                     self.phase = Phase::Silence;
                 } else if silent_frames == self.kept_frames()
-                    && silent_frames < self.frames(self.config.end_silence_ms)
                     && speech_frames >= self.frames(self.config.min_speech_ms)
                 {
+                    // Not ended, so the end silence is longer than the kept.
                     events.push(VadEvent::Pausing(self.pausing()));
                 }
             }
@@ -330,14 +330,25 @@ mod tests {
         audio.chunks(128).flat_map(|b| vad.push(b)).collect()
     }
 
-    fn utterances(events: &[VadEvent]) -> Vec<usize> {
+    /// The samples of the utterances among `events`, or of the pauses.
+    fn samples_of(events: &[VadEvent], pauses: bool) -> Vec<&[f32]> {
         events
             .iter()
-            .filter_map(|e| match e {
-                VadEvent::Utterance(u) => Some(u.len()),
+            .filter_map(|e| match (e, pauses) {
+                (VadEvent::Utterance(u), false) | (VadEvent::Pausing(u), true) => {
+                    Some(u.as_slice())
+                }
                 _ => None,
             })
             .collect()
+    }
+
+    fn utterances(events: &[VadEvent]) -> Vec<usize> {
+        samples_of(events, false).iter().map(|u| u.len()).collect()
+    }
+
+    fn pausings(events: &[VadEvent]) -> Vec<&[f32]> {
+        samples_of(events, true)
     }
 
     fn ms(samples: usize) -> usize {
@@ -373,16 +384,6 @@ mod tests {
         assert_eq!(passive.len(), 2, "a 500-ms pause ends a passive utterance");
         assert_eq!(active.len(), 1, "but not a command");
         assert!(ms(active[0]) > 2_500, "{} ms", ms(active[0]));
-    }
-
-    fn pausings(events: &[VadEvent]) -> Vec<&[f32]> {
-        events
-            .iter()
-            .filter_map(|e| match e {
-                VadEvent::Pausing(u) => Some(u.as_slice()),
-                _ => None,
-            })
-            .collect()
     }
 
     #[test]
