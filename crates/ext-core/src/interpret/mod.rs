@@ -127,12 +127,11 @@ pub fn plan_spoken(input: &str, guided: Option<&str>, state: &State, options: &O
     let heard = spoken_words(input, state).join(" ");
     let first = plan(&heard, state, options);
     if first.error.is_none() && has_bare_name(&heard) {
-        // A verb Whisper may have dropped: the audio heard again decides.
+        // A verb Whisper may have dropped, or a short command heard as a
+        // name ("a new" for "undo"): the audio heard again decides.
         let meant = guided.filter(|g| !has_bare_name(g));
         return match meant.map(|g| (g, plan(g, state, options))) {
-            Some((meant, mended)) if mended.error.is_none() && mended.special.is_none() => {
-                heard_as(meant, mended)
-            }
+            Some((meant, mended)) if mended.error.is_none() => heard_as(meant, mended),
             _ => first,
         };
     }
@@ -369,6 +368,8 @@ mod tests {
             tools(&typed)
         );
         assert_eq!(tools(&spoken("youtube tabs", None)), tools(&typed));
+        // Heard again as a command of its own, undo among them.
+        assert_eq!(spoken("youtube", Some("undo")).special, Some(Special::Undo));
         // A command with its verb is not heard again.
         assert!(!needs_guided("mute youtube", &state(), &Options::default()));
     }
