@@ -281,13 +281,13 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
         view.previous = std::mem::take(&mut previous);
         let step = match plan::plan_intent(intent, &view, options) {
             Ok(step) => step,
-            Err(refusal) => {
-                let mut reply = replies.join(" ");
-                if !reply.is_empty() {
-                    reply.push(' ');
+            // Nothing of a plan runs unless all of it can: the earlier
+            // clauses' replies ("Closed 'r/rust'.") would say otherwise.
+            Err(mut refusal) => {
+                if k > 0 {
+                    refusal.reply += " Nothing was done.";
                 }
-                reply += &refusal.reply;
-                return Plan::failed(refusal.code, reply);
+                return Plan::failed(refusal.code, refusal.reply);
             }
         };
         query |= matches!(
@@ -372,6 +372,21 @@ mod tests {
         assert_eq!(spoken("youtube", Some("undo")).special, Some(Special::Undo));
         // A command with its verb is not heard again.
         assert!(!needs_guided("mute youtube", &state(), &Options::default()));
+    }
+
+    #[test]
+    fn a_command_that_fails_halfway_says_nothing_was_done() {
+        let plan = plan_typed("close slack and switch to jira");
+        assert_eq!(plan.error, Some(ErrorCode::NotFound));
+        assert!(plan.calls.is_empty());
+        assert!(!plan.reply.contains("Closed"), "{}", plan.reply);
+        assert!(plan.reply.ends_with("Nothing was done."), "{}", plan.reply);
+        let alone = plan_typed("switch to jira");
+        assert!(
+            !alone.reply.contains("Nothing was done."),
+            "{}",
+            alone.reply
+        );
     }
 
     #[test]
