@@ -6,13 +6,15 @@
 
 use crate::hear::Hearing;
 use crate::speech::{Kind, Recording};
-use ext_core::corpus::{check_heard, Case};
+use ext_core::corpus::{check_heard, Case, Miss};
 use ext_core::State;
 
 #[derive(Default)]
 pub struct Tally {
     pub commands: usize,
     pub succeeded: usize,
+    /// Commands that ran something other than what was said.
+    pub wrong_actions: usize,
     pub words: usize,
     pub word_errors: usize,
     pub not_for_us: usize,
@@ -92,17 +94,24 @@ impl Tally {
         let Some(case) = case else { return };
         let outcome = match &h.command {
             Some(command) => check_heard(case, state, command, h.guided.as_deref()),
-            None => Err("no command taken".into()),
+            None => Err(Miss {
+                why: "no command taken".into(),
+                acted: false,
+            }),
         };
         match outcome {
             Ok(()) => self.succeeded += 1,
-            Err(why) => self.misses.push(format!(
-                "  MISS {}: said {:?}, heard {:?}: {}",
-                r.file,
-                r.said,
-                h.heard,
-                why.chars().take(160).collect::<String>()
-            )),
+            Err(miss) => {
+                self.wrong_actions += usize::from(miss.acted);
+                self.misses.push(format!(
+                    "  {} {}: said {:?}, heard {:?}: {}",
+                    if miss.acted { "WRONG" } else { "MISS" },
+                    r.file,
+                    r.said,
+                    h.heard,
+                    miss.why.chars().take(160).collect::<String>()
+                ))
+            }
         }
     }
 

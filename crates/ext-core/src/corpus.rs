@@ -197,7 +197,16 @@ pub fn check(case: &Case, state: &State) -> Result<(), String> {
 
 /// [`check`], running `said` (what was heard) instead of the case's text.
 pub fn check_said(case: &Case, state: &State, said: &str) -> Result<(), String> {
-    check_heard(case, state, said, None)
+    check_heard(case, state, said, None).map_err(|miss| miss.why)
+}
+
+/// Why what was heard did not do what the case says.
+#[derive(Debug)]
+pub struct Miss {
+    pub why: String,
+    /// Something ran all the same: a wrong action, where a miss that ran
+    /// nothing only leaves the user to say it again.
+    pub acted: bool,
 }
 
 /// [`check_said`] for what the speech worker heard, with `guided`: the
@@ -208,7 +217,7 @@ pub fn check_heard(
     state: &State,
     said: &str,
     guided: Option<&str>,
-) -> Result<(), String> {
+) -> Result<(), Miss> {
     let bg = Background::new(MemoryBrowser::new(state.clone()), MemoryStorage::default());
     for text in &case.first {
         block_on(bg.handle(json!({ "type": "command", "text": text })));
@@ -390,10 +399,10 @@ pub fn check_heard(
                 .to_lowercase()
                 .contains(&rest.trim_matches('"').to_lowercase()),
             other => {
-                return Err(format!(
-                    "{}:{}: unknown expectation '{other}'",
-                    case.file, case.line
-                ))
+                return Err(Miss {
+                    why: format!("{}:{}: unknown expectation '{other}'", case.file, case.line),
+                    acted: false,
+                })
             }
         };
         if !ok {
@@ -409,11 +418,14 @@ pub fn check_heard(
     if problems.is_empty() {
         Ok(())
     } else {
-        Err(format!(
-            "failed {} | reply: {} | calls: {}",
-            problems.join("; "),
-            reply.trim(),
-            Value::Array(performed)
-        ))
+        Err(Miss {
+            why: format!(
+                "failed {} | reply: {} | calls: {}",
+                problems.join("; "),
+                reply.trim(),
+                Value::Array(performed.clone())
+            ),
+            acted: !performed.is_empty(),
+        })
     }
 }

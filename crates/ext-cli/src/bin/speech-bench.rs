@@ -5,7 +5,8 @@
 //! subset) through `twctl hear`'s path with each decoding scheme, and
 //! prints, side by side: command success (what was heard, run through the
 //! interpreter against tests/speech/state.json, does what the line says),
-//! word error rate, wake-word false accepts and false rejects, loops and
+//! wrong actions (commands that ran something else; the other misses ran
+//! nothing), word error rate, wake-word false accepts and false rejects, loops and
 //! fallbacks, and the encoder and decoder time per recording.
 //!
 //! A scheme is `shipped` (what the extension decodes with, the default) or
@@ -143,10 +144,11 @@ fn run() -> Result<(), String> {
         if subset { ", the fixed subset" } else { "" }
     );
     println!(
-        "{:<14} {:<24} {:>8} {:>6} {:>7} {:>7} {:>6} {:>6} {:>9} {:>9} {:>6} {:>7}",
+        "{:<14} {:<24} {:>8} {:>6} {:>6} {:>7} {:>7} {:>6} {:>6} {:>9} {:>9} {:>6} {:>7}",
         "model",
         "scheme",
         "success",
+        "wrong",
         "WER",
         "f.acc",
         "f.rej",
@@ -209,7 +211,7 @@ fn run() -> Result<(), String> {
                 t.add(r, &hearing, r.case.map(|i| &cases[i]), &state);
             }
             println!(
-                "{:<14} {:<24} {:>7.1}% {:>5.1}% {:>3}/{:<3} {:>3}/{:<3} {:>6} {:>6} {:>9.0} {:>9.0} {:>6} {:>7.1}",
+                "{:<14} {:<24} {:>7.1}% {:>6} {:>5.1}% {:>3}/{:<3} {:>3}/{:<3} {:>6} {:>6} {:>9.0} {:>9.0} {:>6} {:>7.1}",
                 name,
                 if s.decoding.is_none() {
                     // "shipped+noguided" → "shipped=tail+stop+noguided".
@@ -219,6 +221,7 @@ fn run() -> Result<(), String> {
                     s.name.clone()
                 },
                 t.success_percent(),
+                t.wrong_actions,
                 t.wer_percent(),
                 t.false_accepts,
                 t.not_for_us,
