@@ -190,13 +190,15 @@ fn heard_as(meant: &str, mended: Plan) -> Plan {
     }
 }
 
-/// Whether a clause of a command is a bare name, which switches to it.
-/// Spoken, that is often a command whose verb Whisper dropped ("YouTube,
-/// tabs" for "mute the YouTube tabs", "new this tab" for "mute this tab").
+/// Whether a clause of a command is a bare name, which switches to it, or
+/// a bare "scroll", which scrolls down. Spoken, that is often a command
+/// whose verb Whisper dropped ("YouTube, tabs" for "mute the YouTube
+/// tabs", "new this tab" for "mute this tab"), or a "scroll up" whose
+/// "up" it lost ("Scroll,").
 fn has_bare_name(command: &str) -> bool {
     parse::clauses(&text::words(command))
         .iter()
-        .any(|c| matches!(parse::parse(c), Ok(Intent::Bare(_))))
+        .any(|c| matches!(parse::parse(c), Ok(Intent::Bare(_))) || c.len() == 1 && c[0] == "scroll")
 }
 
 /// Whether a spoken command, with Whisper's systematic confusions
@@ -368,6 +370,17 @@ mod tests {
             tools(&typed)
         );
         assert_eq!(tools(&spoken("youtube tabs", None)), tools(&typed));
+        // A bare "scroll" has lost its direction as a name its verb.
+        assert!(needs_guided("scroll", &state(), &Options::default()));
+        assert_eq!(
+            spoken("scroll", Some("scroll up")).calls[0].args["action"],
+            "scroll_up"
+        );
+        assert_eq!(
+            spoken("scroll", None).calls[0].args["action"],
+            "scroll_down"
+        );
+        assert!(!needs_guided("scroll down", &state(), &Options::default()));
         // Heard again as a command of its own, undo among them.
         assert_eq!(spoken("youtube", Some("undo")).special, Some(Special::Undo));
         // A command with its verb is not heard again.
