@@ -126,11 +126,16 @@ const MAX_MENDS: usize = 12;
 pub fn plan_spoken(input: &str, guided: Option<&str>, state: &State, options: &Options) -> Plan {
     let heard = spoken_words(input, state).join(" ");
     let first = plan(&heard, state, options);
-    if first.error.is_none() && has_bare_name(&heard) {
+    if first.error.is_none() && may_have_lost_a_word(&heard) {
         // A verb Whisper may have dropped, or a short command heard as a
-        // name ("a new" for "undo"): the audio heard again decides.
-        let meant = guided.filter(|g| !has_bare_name(g));
+        // name ("a new" for "undo"): the audio heard again decides. Never
+        // as a "yes" or "no", though: a name that was heard must not
+        // confirm what is waiting for an answer.
+        let meant = guided.filter(|g| !may_have_lost_a_word(g));
         return match meant.map(|g| (g, plan(g, state, options))) {
+            Some((_, mended)) if matches!(mended.special, Some(Special::Yes | Special::No)) => {
+                first
+            }
             Some((meant, mended)) if mended.error.is_none() => heard_as(meant, mended),
             _ => first,
         };
@@ -190,20 +195,25 @@ fn heard_as(meant: &str, mended: Plan) -> Plan {
     }
 }
 
-/// Whether a clause of a command is a bare name, which switches to it, or
-/// a bare "scroll", which scrolls down. Spoken, that is often a command
-/// whose verb Whisper dropped ("YouTube, tabs" for "mute the YouTube
-/// tabs", "new this tab" for "mute this tab"), or a "scroll up" whose
-/// "up" it lost ("Scroll,").
-fn has_bare_name(command: &str) -> bool {
-    parse::clauses(&text::words(command))
-        .iter()
-        .any(|c| matches!(parse::parse(c), Ok(Intent::Bare(_))) || c.len() == 1 && c[0] == "scroll")
+/// Whether a spoken command may have lost a word: a clause of it is a
+/// bare name, which switches to it, or the whole command is a bare
+/// "scroll", which scrolls down. Spoken, that is often a command whose
+/// verb Whisper dropped ("YouTube, tabs" for "mute the YouTube tabs",
+/// "new this tab" for "mute this tab"), or a "scroll up" whose "up" it
+/// lost ("Scroll,"). A "scroll" among other clauses is taken as said.
+fn may_have_lost_a_word(command: &str) -> bool {
+    let clauses = parse::clauses(&text::words(command));
+    let bare_scroll =
+        matches!(clauses.as_slice(), [only] if only.len() == 1 && only[0] == "scroll");
+    bare_scroll
+        || clauses
+            .iter()
+            .any(|c| matches!(parse::parse(c), Ok(Intent::Bare(_))))
 }
 
 /// Whether a spoken command, with Whisper's systematic confusions
 /// rewritten, means nothing for these tabs (no such command, no such tab)
-/// or has a clause that is a bare name (its verb perhaps not heard): then
+/// or may have lost a word (a bare name or a bare "scroll"): then
 /// the speech worker is asked to hear it again, guided to the known
 /// commands, before any mending by sound.
 pub fn needs_guided(input: &str, state: &State, options: &Options) -> bool {
@@ -214,7 +224,7 @@ pub fn needs_guided(input: &str, state: &State, options: &Options) -> bool {
         Some(ErrorCode::UnknownCommand | ErrorCode::NotFound)
     );
     (means_nothing && sure_reading(&heard, state, options).is_none())
-        || (first.error.is_none() && has_bare_name(&heard))
+        || (first.error.is_none() && may_have_lost_a_word(&heard))
 }
 
 /// Plans a command against a snapshot of the browser.
@@ -306,7 +316,7 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
             let sim = MemoryBrowser::new(plan::with_windows(current.into_owned()));
             for result in plan::simulate(&sim, &step.calls) {
                 if let Err(e) = result {
-                    return Plan::failed(e.code, e.message);
+                    return Plan::failed(e.code, format!("{} Nothing was done.", e.message));
                 }
             }
             current = std::borrow::Cow::Owned(sim.state());
@@ -381,8 +391,19 @@ mod tests {
             "scroll_down"
         );
         assert!(!needs_guided("scroll down", &state(), &Options::default()));
-        // Heard again as a command of its own, undo among them.
+        // A "scroll" among other clauses is taken as said.
+        assert!(!needs_guided(
+            "scroll and mute this tab",
+            &state(),
+            &Options::default()
+        ));
+        // Heard again as a command of its own, undo among them, but never
+        // as an answer: a heard name must not confirm a waiting plan.
         assert_eq!(spoken("youtube", Some("undo")).special, Some(Special::Undo));
+        let typed_youtube = plan("youtube", &state(), &Options::default());
+        let answered = spoken("youtube", Some("yes"));
+        assert_eq!(answered.special, None);
+        assert_eq!(tools(&answered), tools(&typed_youtube));
         // A command with its verb is not heard again.
         assert!(!needs_guided("mute youtube", &state(), &Options::default()));
     }
