@@ -13,7 +13,8 @@ use ext_core::State;
 pub struct Tally {
     pub commands: usize,
     pub succeeded: usize,
-    /// Commands that ran something other than what was said.
+    /// Commands that did something other than what was said (see
+    /// [`ext_core::corpus::Miss::acted`]).
     pub wrong_actions: usize,
     pub words: usize,
     pub word_errors: usize,

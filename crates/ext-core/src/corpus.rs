@@ -204,8 +204,10 @@ pub fn check_said(case: &Case, state: &State, said: &str) -> Result<(), String> 
 #[derive(Debug)]
 pub struct Miss {
     pub why: String,
-    /// Something ran all the same: a wrong action, where a miss that ran
-    /// nothing only leaves the user to say it again.
+    /// The browser changed all the same, or a tool ran that acts where
+    /// the snapshot cannot see (scrolling, zoom, a web search): a wrong
+    /// action, where a miss that only looked, refused or asked a question
+    /// leaves the user to say it again.
     pub acted: bool,
 }
 
@@ -409,7 +411,8 @@ pub fn check_heard(
             problems.push(e.clone());
         }
     }
-    if asked && !expected_confirm {
+    let asked_unexpectedly = asked && !expected_confirm;
+    if asked_unexpectedly {
         problems.push("asked for confirmation unexpectedly".into());
     }
     if answer["ok"] == false && !expected_error {
@@ -425,7 +428,33 @@ pub fn check_heard(
                 reply.trim(),
                 Value::Array(performed.clone())
             ),
-            acted: !performed.is_empty(),
+            // A question the check answered was the user's to decline.
+            acted: !asked_unexpectedly && acted(&before, &after, &performed),
         })
     }
+}
+
+/// Tools that only look: running one of them for the wrong command shows
+/// the user something, which they can read and say again.
+const LOOKING_TOOLS: [&str; 5] = [
+    "list_tabs",
+    "list_groups",
+    "list_search_engines",
+    "search_bookmarks",
+    "search_history",
+];
+
+/// Whether a command changed the browser: its windows, tabs, groups or
+/// bookmarks, or a tool ran that acts where the snapshot cannot see
+/// (a page scrolled, a search opened).
+fn acted(before: &State, after: &State, performed: &[Value]) -> bool {
+    let changed = before.windows != after.windows
+        || before.tabs != after.tabs
+        || before.groups != after.groups
+        || before.bookmarks != after.bookmarks;
+    changed
+        || performed
+            .iter()
+            .filter_map(|c| c["tool"].as_str())
+            .any(|tool| !LOOKING_TOOLS.contains(&tool))
 }

@@ -5,8 +5,9 @@
 //! subset) through `twctl hear`'s path with each decoding scheme, and
 //! prints, side by side: command success (what was heard, run through the
 //! interpreter against tests/speech/state.json, does what the line says),
-//! wrong actions (commands that ran something else; the other misses ran
-//! nothing), word error rate, wake-word false accepts and false rejects, loops and
+//! wrong actions (misses that changed the browser or scrolled, zoomed or
+//! searched; the other misses only looked, refused or asked), word error
+//! rate, wake-word false accepts and false rejects, loops and
 //! fallbacks, and the encoder and decoder time per recording.
 //!
 //! A scheme is `shipped` (what the extension decodes with, the default) or
