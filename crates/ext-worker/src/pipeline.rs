@@ -512,7 +512,11 @@ impl Pipeline {
             if let Some((again_text, again)) = again {
                 text = again_text;
                 transcript = again;
-                outcome = self.session.heard(&text, self.speech_started_ms);
+                let phrase = &self.session.settings().wake_phrase;
+                let command = session::strip_misspelled_wake(&text, phrase).map(|w| w.join(" "));
+                outcome = self
+                    .session
+                    .heard(command.as_deref().unwrap_or(&text), self.speech_started_ms);
                 self.listen();
             }
         }
