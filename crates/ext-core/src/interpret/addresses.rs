@@ -99,7 +99,9 @@ fn mend_address(address: &str, before: Option<&str>, known: &[String]) -> (Strin
             known.iter().filter_map(move |domain| {
                 let (known_label, known_ending) = domain.split_once('.')?;
                 let distance = domain_distance(&name, known_label)?;
-                (known_ending == ending).then_some((distance, domain, took))
+                let same_ending = known_ending == ending
+                    || (!is_real_ending(ending) && strsim::levenshtein(ending, known_ending) <= 2);
+                same_ending.then_some((distance, domain, took))
             })
         })
         .min_by(|a, b| a.0.total_cmp(&b.0));
@@ -107,6 +109,23 @@ fn mend_address(address: &str, before: Option<&str>, known: &[String]) -> (Strin
         Some((_, domain, took)) => (format!("{prefix}{domain}{path}"), took),
         None => (address.to_string(), false),
     }
+}
+
+/// Generic endings of domains people say; every two-letter ending is a
+/// country's. An ending outside these and spelled like a known one is
+/// most likely a word Whisper made of it ("wikipedia.word" for
+/// "wikipedia dot org"); one far from any ("docs.haresh or d") is more
+/// than the ending misheard.
+const GENERIC_ENDINGS: &[&str] = &[
+    "app", "art", "biz", "blog", "cloud", "com", "design", "dev", "edu", "email", "fun", "gov",
+    "info", "int", "link", "live", "mil", "museum", "name", "net", "news", "online", "org", "page",
+    "pro", "shop", "site", "space", "store", "tech", "top", "travel", "wiki", "work", "world",
+    "xyz",
+];
+
+/// Whether a domain ending is one a site could have.
+fn is_real_ending(ending: &str) -> bool {
+    ending.len() == 2 || ending.contains('.') || GENERIC_ENDINGS.contains(&ending)
 }
 
 /// How far apart a heard domain name and a known one sound, as
@@ -163,6 +182,14 @@ mod tests {
     }
 
     #[test]
+    fn an_ending_no_site_has_is_the_known_sites() {
+        assert_eq!(mended("open wikipedia.word"), "open wikipedia.org");
+        assert_eq!(mended("open jithab.come"), "open github.com");
+        // Not spelled like the ending: more than the ending was misheard.
+        assert_eq!(mended("open docs.haresh"), "open docs.haresh");
+    }
+
+    #[test]
     fn known_and_unlike_addresses_stay_as_heard() {
         assert_eq!(mended("open github.com"), "open github.com");
         assert_eq!(mended("open example.net"), "open example.net");
@@ -170,6 +197,8 @@ mod tests {
         // Sounds like nothing known, or known under another ending.
         assert_eq!(mended("open zebra.com"), "open zebra.com");
         assert_eq!(mended("open jithab.org"), "open jithab.org");
+        assert_eq!(mended("open wikipedia.de"), "open wikipedia.de");
+        assert_eq!(mended("open zebra.word"), "open zebra.word");
         // Well-known sites that sound like known ones.
         assert_eq!(mended("open twitch.com"), "open twitch.com");
         assert_eq!(mended("open bing.com"), "open bing.com");
