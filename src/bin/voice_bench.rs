@@ -172,7 +172,10 @@ fn run() -> Result<()> {
     let live = json!({ "voice": { "liveTranscript": true } });
     let rows = commands(&ff, &pages, live)?;
     summary("one worker, live transcript every second", &rows);
-    let live_memory = rows.last().map_or(0.0, |r| r.memory);
+    // The background's voice status keeps each worker's latest memory
+    // figure; the command events it forwards do not carry it.
+    let status = send(&ff, json!({ "type": "voice_status" }))?;
+    let live_memory = status["memory_bytes"]["listen"].as_f64().unwrap_or(0.0);
 
     // A second worker: the same model as the wake-word model (the
     // listening worker) and as the command model (its own worker).
@@ -353,7 +356,6 @@ struct Row {
     encoder: f64,
     decoder: f64,
     tokens: f64,
-    memory: f64,
 }
 
 /// Speaks the 3-s command [`RUNS`] times with `settings` applied.
@@ -409,7 +411,6 @@ fn commands(ff: &Firefox, pages: &PageServer, settings: Value) -> Result<Vec<Row
             encoder: t["encoder"].as_f64().unwrap_or(0.0),
             decoder: t["decoder"].as_f64().unwrap_or(0.0),
             tokens: command["tokens"].as_array().map_or(0, Vec::len) as f64,
-            memory: command["memory_bytes"].as_f64().unwrap_or(0.0),
         });
     }
     Ok(rows)
