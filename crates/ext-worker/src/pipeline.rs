@@ -513,7 +513,7 @@ impl Pipeline {
                 text = again_text;
                 transcript = again;
                 let phrase = &self.session.settings().wake_phrase;
-                let command = session::strip_misspelled_wake(&text, phrase).map(|w| w.join(" "));
+                let command = after_forced_wake(&text, phrase);
                 outcome = self
                     .session
                     .heard(command.as_deref().unwrap_or(&text), self.speech_started_ms);
@@ -832,9 +832,23 @@ fn after_wake_clause(text: &str, phrase: &str) -> Option<String> {
     (fits && !rest.is_empty()).then(|| rest.join(" "))
 }
 
+/// [`after_wake_clause`] for an utterance whose start the wake phrase,
+/// forced on it, fits: a first clause in its place must end in the
+/// phrase's last word ("K-Fox, open YouTube.com"), as in other speech a
+/// short clause before a comma is part of the command ("Mute YouTube, and
+/// pin Slack").
+fn after_forced_wake(text: &str, phrase: &str) -> Option<String> {
+    let (clause, _) = text.split_once(',')?;
+    let ends_like_phrase = session::words(clause)
+        .last()
+        .zip(session::words(phrase).last())
+        .is_some_and(|(word, last)| session::close(word, last));
+    after_wake_clause(text, phrase).filter(|_| ends_like_phrase)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::after_wake_clause;
+    use super::{after_forced_wake, after_wake_clause};
 
     #[test]
     fn the_command_after_the_wake_phrase_however_it_was_spelled() {
@@ -851,5 +865,19 @@ mod tests {
         assert_eq!(rest("Epoxy,"), None);
         assert_eq!(rest("Close the YouTube tabs"), None);
         assert_eq!(rest("I said to him, close it"), None);
+    }
+
+    #[test]
+    fn a_misspelled_wake_phrase_ending_right_is_cut_off_the_command() {
+        let rest = |text| after_forced_wake(text, "hey fox");
+        assert_eq!(
+            rest("K-Fox, OpenYouTube.com"),
+            Some("openyoutube.com".into())
+        );
+        // The name must end the first clause, and something must follow.
+        assert_eq!(rest("Mute YouTube, and pin Slack"), None);
+        assert_eq!(rest("Switch to tab three."), None);
+        assert_eq!(rest("K-Fox,"), None);
+        assert_eq!(rest("The quick brown fox, jumped"), None);
     }
 }

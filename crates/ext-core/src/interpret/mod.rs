@@ -81,6 +81,11 @@ impl Plan {
             query: false,
         }
     }
+
+    /// A "yes" or "no": it runs or cancels what waits for confirmation.
+    fn answers_a_question(&self) -> bool {
+        matches!(self.special, Some(Special::Yes | Special::No))
+    }
 }
 
 /// Whether the words of a command need bookmarks in the snapshot.
@@ -133,10 +138,9 @@ pub fn plan_spoken(input: &str, guided: Option<&str>, state: &State, options: &O
         // confirm what is waiting for an answer.
         let meant = guided.filter(|g| !may_have_lost_a_word(g));
         return match meant.map(|g| (g, plan(g, state, options))) {
-            Some((_, mended)) if matches!(mended.special, Some(Special::Yes | Special::No)) => {
-                first
+            Some((meant, mended)) if mended.error.is_none() && !mended.answers_a_question() => {
+                heard_as(meant, mended)
             }
-            Some((meant, mended)) if mended.error.is_none() => heard_as(meant, mended),
             _ => first,
         };
     }
@@ -158,8 +162,7 @@ pub fn plan_spoken(input: &str, guided: Option<&str>, state: &State, options: &O
         let mended = plan(&meant, state, options);
         // Mended by sound into "undo", but never into a "yes" or "no": only
         // the audio heard again ("US" guided to "yes") answers a question.
-        let answer = matches!(mended.special, Some(Special::Yes | Special::No));
-        if mended.error.is_none() && (is_guided || !answer) {
+        if mended.error.is_none() && (is_guided || !mended.answers_a_question()) {
             return heard_as(&meant, mended);
         }
     }
@@ -181,8 +184,7 @@ fn spoken_words(input: &str, state: &State) -> Vec<String> {
 fn sure_reading(heard: &str, state: &State, options: &Options) -> Option<(String, Plan)> {
     let meant = hearing::sure_mend(&text::words(heard), state)?.join(" ");
     let mended = plan(&meant, state, options);
-    let answer = matches!(mended.special, Some(Special::Yes | Special::No));
-    (mended.error.is_none() && !answer).then_some((meant, mended))
+    (mended.error.is_none() && !mended.answers_a_question()).then_some((meant, mended))
 }
 
 /// A plan for a reading of what was heard, its reply saying so.
@@ -282,6 +284,17 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
     let mut questions = Vec::new();
     let mut previous = Vec::new();
     let mut query = false;
+    // Nothing of a plan runs unless all of it can: past the first clause,
+    // the reply says so, as the earlier clauses' replies ("Closed
+    // 'r/rust'.") would say otherwise.
+    let failed_at = |k: usize, code: ErrorCode, reply: String| {
+        let reply = if k > 0 {
+            reply + " Nothing was done."
+        } else {
+            reply
+        };
+        Plan::failed(code, reply)
+    };
     for (k, intent) in intents.iter().enumerate() {
         if matches!(intent, Intent::Undo | Intent::Yes | Intent::No) {
             return Plan::failed(
@@ -293,14 +306,7 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
         view.previous = std::mem::take(&mut previous);
         let step = match plan::plan_intent(intent, &view, options) {
             Ok(step) => step,
-            // Nothing of a plan runs unless all of it can: the earlier
-            // clauses' replies ("Closed 'r/rust'.") would say otherwise.
-            Err(mut refusal) => {
-                if k > 0 {
-                    refusal.reply += " Nothing was done.";
-                }
-                return Plan::failed(refusal.code, refusal.reply);
-            }
+            Err(refusal) => return failed_at(k, refusal.code, refusal.reply),
         };
         query |= matches!(
             intent,
@@ -316,7 +322,7 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
             let sim = MemoryBrowser::new(plan::with_windows(current.into_owned()));
             for result in plan::simulate(&sim, &step.calls) {
                 if let Err(e) = result {
-                    return Plan::failed(e.code, format!("{} Nothing was done.", e.message));
+                    return failed_at(k, e.code, e.message);
                 }
             }
             current = std::borrow::Cow::Owned(sim.state());
