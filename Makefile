@@ -118,7 +118,8 @@ BENCH_SIZES ?= tiny base
 # decoding on the whole corpus for each real model.
 SPEECH_BENCH = cargo run --quiet --release -p ext-cli --bin speech-bench -- --corpus $(SPEECH_CORPUS)
 # One row per scheme or aid, none twice (base's shipped is min:10+stop),
-# so that the whole bench stays near half an hour on two cores.
+# so that the whole bench stays near half an hour on two cores; speech-bench
+# measures its rows two at a time, each on one thread as in the browser.
 SCHEMES_TINY := full,auto,auto+stop,auto+stop+fallback,min:10+stop,tail,shipped+noguided,shipped,tail+stop+fallback,tail+stop+notabs,tail+stop+nocmds,tail+stop+guide:1
 SCHEMES_BASE := full,tail+stop,shipped+noguided,shipped
 bench: xpi test-tools speech-corpus
