@@ -9,7 +9,7 @@
 #[cfg(doc)]
 use super::hearing::sound_distance;
 use super::hearing::{name_allowance, sound_distance_allowing};
-use super::sites::{self, base_domain, host_and_path};
+use super::sites::{self, base_domain, host_and_path, is_address};
 use crate::tab_state::State;
 
 /// The words of a spoken command with its web addresses mended.
@@ -41,18 +41,6 @@ pub fn mend(words: &[String], state: &State) -> Vec<String> {
         out.push(address);
     }
     out
-}
-
-/// Whether a word is written as a web address: a name, a dot and an
-/// ending of letters ("github.com", "docs.rs/serde").
-fn is_address(word: &str) -> bool {
-    let (host, _) = host_and_path(word);
-    let labels: Vec<&str> = host.split('.').collect();
-    labels.len() >= 2
-        && labels.iter().all(|l| !l.is_empty())
-        && labels
-            .last()
-            .is_some_and(|tld| tld.len() >= 2 && tld.chars().all(|c| c.is_ascii_alphabetic()))
 }
 
 /// The domains the user may mean: the known sites', the open tabs' and the

@@ -211,6 +211,18 @@ pub fn host_and_path(url: &str) -> (String, String) {
     (host, format!("/{path}"))
 }
 
+/// Whether a word is written as a web address: a name, a dot and an
+/// ending of letters ("github.com", "docs.rs/serde", "https://bbc.co.uk").
+pub fn is_address(word: &str) -> bool {
+    let (host, _) = host_and_path(word);
+    let labels: Vec<&str> = host.split('.').collect();
+    labels.len() >= 2
+        && labels.iter().all(|l| !l.is_empty())
+        && labels
+            .last()
+            .is_some_and(|tld| tld.len() >= 2 && tld.chars().all(|c| c.is_ascii_alphabetic()))
+}
+
 /// Whether a URL is on the site.
 pub fn hosts(site: &Site, url: &str) -> bool {
     let (host, path) = host_and_path(url);
@@ -272,6 +284,29 @@ pub fn display_name(url: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn addresses_have_a_name_a_dot_and_an_ending_of_letters() {
+        for word in [
+            "github.com",
+            "docs.rs/serde",
+            "https://bbc.co.uk/news",
+            "x.org:8080",
+        ] {
+            assert!(is_address(word), "{word}");
+        }
+        for word in [
+            "e.g.",
+            "3.14",
+            "i.e",
+            "github",
+            "a..com",
+            ".com",
+            "docs.rs-crd",
+        ] {
+            assert!(!is_address(word), "{word}");
+        }
+    }
 
     #[test]
     fn hosts_and_names() {

@@ -4,6 +4,7 @@
 use super::intent::Intent;
 use super::words::*;
 use super::Parsed;
+use crate::interpret::sites;
 
 /// The words this family's commands start with (clause splitting uses them).
 pub const VERBS: &[&str] = &["open", "launch", "visit", "navigate", "pull"];
@@ -82,14 +83,6 @@ pub fn url_in(w: Words) -> Option<String> {
         return None;
     }
     let x = &w[0];
-    // The host's last label is the top-level domain: letters, two or more.
-    let host = x.split('/').next().unwrap_or_default();
-    let looks = x.contains("://")
-        || (host.contains('.')
-            && !host.ends_with('.')
-            && host
-                .split('.')
-                .next_back()
-                .is_some_and(|tld| tld.len() >= 2 && tld.chars().all(|c| c.is_ascii_alphabetic())));
+    let looks = x.contains("://") || sites::is_address(x);
     looks.then(|| x.clone())
 }
