@@ -257,12 +257,16 @@ fn command_words_mended(words: &[String], names: &[String]) -> Vec<String> {
 
 /// "open Wikipedia, that's hard" (for "wikipedia dot org"): opening a site
 /// by name, with words after it that mean nothing, was opening its address
-/// (a known site's own, else the name as the tabs know it).
+/// (a known site's own, else the name as the tabs know it). Not when the
+/// name is already an address.
 fn site_then_noise(words: &[String], names: &[String]) -> Option<Vec<String>> {
     let [verb, name, _, ..] = words else {
         return None;
     };
-    if !parse::open::VERBS.contains(&verb.as_str()) {
+    // An address heard as written ("docs.rs", then "crd" for "slash
+    // serde") had its words after it said as a path: opening the site
+    // alone would open some other page.
+    if !parse::open::VERBS.contains(&verb.as_str()) || sites::is_address(name) {
         return None;
     }
     let address = match sites::by_name(name) {
@@ -729,6 +733,11 @@ mod tests {
         assert!(any("open wikipedia that's hard", "open wikipedia.org"));
         assert!(any("open github tokio", "open github.com"));
         assert!(!any("open the pod bay doors", "open the"));
+        // "docs dot rs slash serde" heard as "docs.rs-crd": a path said.
+        assert!(!any("open docs.rs crd", "open docs.rs"));
+        assert!(!mends(&words("open docs.rs crd"), &state())
+            .iter()
+            .any(|m| m.len() == 2));
     }
 
     #[test]
