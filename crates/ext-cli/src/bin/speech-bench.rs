@@ -109,7 +109,7 @@ struct Corpus {
 fn run() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
     let mut models: Vec<PathBuf> = Vec::new();
-    let mut scheme_names = vec!["shipped".to_string()];
+    let mut schemes = vec![scheme("shipped")?];
     let (mut subset, mut misses, mut one) = (false, false, false);
     let mut jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut corpus = PathBuf::from("target/speech-corpus");
@@ -118,7 +118,9 @@ fn run() -> Result<(), String> {
         let mut value = || args.next().ok_or(format!("{arg} needs a value"));
         match arg.as_str() {
             "--model" => models.push(value()?.into()),
-            "--schemes" => scheme_names = value()?.split(',').map(String::from).collect(),
+            "--schemes" => {
+                schemes = value()?.split(',').map(scheme).collect::<Result<_, _>>()?;
+            }
             "--subset" => subset = true,
             "--misses" => misses = true,
             "--corpus" => corpus = value()?.into(),
@@ -138,10 +140,6 @@ fn run() -> Result<(), String> {
     if models.is_empty() {
         return Err("give at least one --model DIR".into());
     }
-    let schemes: Vec<Scheme> = scheme_names
-        .iter()
-        .map(|s| scheme(s))
-        .collect::<Result<_, _>>()?;
     let (cases, _) = speech::load(&dir)?;
     let state = speech::state(&dir)?;
     let manifest = std::fs::read(corpus.join("corpus.json"))
@@ -166,9 +164,9 @@ fn run() -> Result<(), String> {
         return Ok(());
     }
     print_header(&data, subset);
-    let rows: Vec<(&PathBuf, &String)> = models
+    let rows: Vec<(&PathBuf, &Scheme)> = models
         .iter()
-        .flat_map(|m| scheme_names.iter().map(move |s| (m, s)))
+        .flat_map(|m| schemes.iter().map(move |s| (m, s)))
         .collect();
     let common = {
         let mut c = vec![
@@ -219,7 +217,7 @@ fn print_header(data: &Corpus, subset: bool) {
 /// the other on both cores (the decoder's small products barely gain from
 /// a second thread), and one thread is how the extension's worker runs.
 fn rows_side_by_side(
-    rows: &[(&PathBuf, &String)],
+    rows: &[(&PathBuf, &Scheme)],
     common: &[String],
     jobs: usize,
 ) -> Result<(), String> {
@@ -240,7 +238,7 @@ fn rows_side_by_side(
                         .args(common)
                         .arg("--model")
                         .arg(model)
-                        .args(["--schemes", scheme, "--one"])
+                        .args(["--schemes", &scheme.name, "--one"])
                         .env("RAYON_NUM_THREADS", "1")
                         .output();
                     let out = match out {
@@ -270,7 +268,7 @@ fn rows_side_by_side(
                     Ok(text) => print!("{text}"),
                     Err(e) => {
                         let (model, scheme) = rows[next];
-                        eprintln!("speech-bench: {} {scheme}: {e}", model.display());
+                        eprintln!("speech-bench: {} {}: {e}", model.display(), scheme.name);
                         failed.get_or_insert_with(|| "a row failed (see above)".to_string());
                     }
                 }

@@ -79,6 +79,8 @@ fn mend_address(address: &str, before: Option<&str>, known: &[String]) -> (Strin
     };
     let prefix = &host[..host.len() - base.len()];
     let path = path.trim_end_matches('/');
+    // An ending no site has may be a known one misheard.
+    let made_up_ending = !is_real_ending(ending);
     let heard = [(label.to_string(), false)]
         .into_iter()
         .chain(before.map(|b| (format!("{b}{label}"), true)));
@@ -88,7 +90,7 @@ fn mend_address(address: &str, before: Option<&str>, known: &[String]) -> (Strin
                 let (known_label, known_ending) = domain.split_once('.')?;
                 let distance = domain_distance(&name, known_label)?;
                 let same_ending = known_ending == ending
-                    || (!is_real_ending(ending) && strsim::levenshtein(ending, known_ending) <= 2);
+                    || (made_up_ending && strsim::levenshtein(ending, known_ending) <= 2);
                 same_ending.then_some((distance, domain, took))
             })
         })
