@@ -1,6 +1,7 @@
 //! Finds the tabs, groups and bookmarks that words refer to, in a snapshot
 //! of the browser.
 
+use super::hearing::sound_distance;
 use super::parse::{GroupWhich, Position, Scope, Selector, Target};
 use super::sites::{self, host_and_path};
 use super::text::close_enough;
@@ -431,11 +432,36 @@ pub fn match_tabs(words: &[String], tabs: &[&Tab]) -> Vec<i64> {
             return found;
         }
     }
-    haystacks
+    let misspelt: Vec<i64> = haystacks
         .iter()
         .filter(|(_, hay)| words.iter().all(|w| word_in(w, hay, true)))
         .map(|(id, _)| *id)
+        .collect();
+    if !misspelt.is_empty() {
+        return misspelt;
+    }
+    // A word heard as another that sounds the same ("the rest docs" for
+    // the Rust docs), vouched for by another word of the same tab heard
+    // as it is. Alone, a word that sounds like a title's word names
+    // nothing: "the rest tab" is not r/rust.
+    haystacks
+        .iter()
+        .filter(|(_, hay)| {
+            words.len() >= 2
+                && words
+                    .iter()
+                    .any(|w| w.chars().count() >= 3 && word_in(w, hay, false))
+                && words
+                    .iter()
+                    .all(|w| word_in(w, hay, true) || sounds_like_one_of(w, hay))
+        })
+        .map(|(id, _)| *id)
         .collect()
+}
+
+fn sounds_like_one_of(word: &str, hay: &[String]) -> bool {
+    hay.iter()
+        .any(|h| h.chars().count() >= 3 && sound_distance(word, h).is_some())
 }
 
 /// Whether a spoken word is among the words, as a whole word, a plural, or
