@@ -70,13 +70,19 @@ pub fn transport() -> crate::agent::Transport {
     })
 }
 
+/// What a timer calls when it fires.
+type Timer = Closure<dyn FnMut()>;
+
 /// Aborts a fetch when its time is up; [`Deadline::extend`] moves the
 /// stall limit on (each piece of a stream).
 struct Deadline {
     window: web_sys::Window,
     controller: AbortController,
-    /// The total limit first, then the stall limit, if any.
-    timers: RefCell<Vec<i32>>,
+    /// The total limit first, then the stall limit, if any: each timer
+    /// with the closure it calls, dropped when the timer is cleared (a
+    /// closure given away with `once_into_js` leaks when its timer never
+    /// fires, once per piece of a stream).
+    timers: RefCell<Vec<(i32, Timer)>>,
     /// Why the fetch was aborted, once it was.
     why: Rc<RefCell<Option<String>>>,
 }
@@ -85,31 +91,42 @@ impl Deadline {
     /// Aborts in `ms` (saying `why`), unless cleared or extended first.
     fn arm(&self, ms: i32, why: String) {
         let (note, controller) = (self.why.clone(), self.controller.clone());
-        let fire = Closure::once_into_js(move || {
-            note.borrow_mut().get_or_insert(why);
+        let fire = Timer::new(move || {
+            note.borrow_mut().get_or_insert_with(|| why.clone());
             controller.abort();
         });
         if let Ok(timer) = self
             .window
-            .set_timeout_with_callback_and_timeout_and_arguments_0(fire.unchecked_ref(), ms)
+            .set_timeout_with_callback_and_timeout_and_arguments_0(
+                fire.as_ref().unchecked_ref(),
+                ms,
+            )
         {
-            self.timers.borrow_mut().push(timer);
+            self.timers.borrow_mut().push((timer, fire));
         }
     }
 
     /// The stall limit starts again, `ms` from now (the total stays).
     fn extend(&self, ms: i32, why: String) {
-        let stale: Vec<i32> = self.timers.borrow_mut().drain(1..).collect();
-        for t in stale {
+        let stale: Vec<_> = self.timers.borrow_mut().drain(1..).collect();
+        for (t, _fire) in stale {
             self.window.clear_timeout_with_handle(t);
         }
         self.arm(ms, why);
     }
 
     fn clear(&self) {
-        for t in self.timers.borrow_mut().drain(..) {
+        for (t, _fire) in self.timers.borrow_mut().drain(..) {
             self.window.clear_timeout_with_handle(t);
         }
+    }
+}
+
+/// A timer must not outlive the closure it calls, whichever way the
+/// fetch ends.
+impl Drop for Deadline {
+    fn drop(&mut self) {
+        self.clear();
     }
 }
 
