@@ -51,6 +51,15 @@ pub const GUIDED_CLOSE_MIN_LOGPROB: f32 = -2.7;
 /// (1 − edits / longer length) for the band above.
 pub const GUIDED_CLOSE_SPELLING: f32 = 0.7;
 
+/// Whether a guided hearing keeps the tab that the free transcript ended
+/// on: "go to the truth of tab" (for "go to the GitHub tab") said it
+/// names a tab, so "go to the bottom of the page" is another sentence,
+/// however well it scores. Whisper writes "tag" for "tab" often.
+fn still_names_a_tab(said: &[String], guided: &[String]) -> bool {
+    let tab = |w: &String| ["tab", "tabs", "tag", "tags"].contains(&w.as_str());
+    !said.last().is_some_and(tab) || guided.iter().any(tab)
+}
+
 /// Utterances up to this long (pre-roll and trailing silence included)
 /// may be the wake phrase alone when it was heard as some other word
 /// (see [`Pipeline::forced_wake`])…
@@ -363,7 +372,8 @@ impl Pipeline {
             || (guided.avg_logprob >= GUIDED_CLOSE_MIN_LOGPROB
                 && session::spelling_likeness(&said, &words) >= GUIDED_CLOSE_SPELLING);
         let convincing = likely && guided.end_logprob >= GUIDED_MIN_END_LOGPROB;
-        (convincing && !words.is_empty() && words != said).then(|| words.join(" "))
+        (convincing && still_names_a_tab(&said, &words) && !words.is_empty() && words != said)
+            .then(|| words.join(" "))
     }
 
     /// A block that waited `queued_ms` in the worker's queue: dropped if
@@ -848,7 +858,24 @@ fn after_forced_wake(text: &str, phrase: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{after_forced_wake, after_wake_clause};
+    use super::{after_forced_wake, after_wake_clause, still_names_a_tab};
+    use crate::session::words;
+
+    #[test]
+    fn a_guided_hearing_keeps_the_tab_the_transcript_ended_on() {
+        let keeps = |said: &str, guided: &str| still_names_a_tab(&words(said), &words(guided));
+        assert!(!keeps(
+            "Go to the truth of tab.",
+            "go to the bottom of the page"
+        ));
+        assert!(!keeps("Go to the jiff of tag", "go to the top of the page"));
+        assert!(keeps("Go to the jiff of tag", "go to the github tab"));
+        assert!(keeps("Go to the jiff of tag", "close the youtube tabs"));
+        assert!(keeps("Muteless tabs", "mute the youtube tabs"));
+        // Nothing said of a tab: nothing to keep.
+        assert!(keeps("Zubin, man", "zoom in"));
+        assert!(keeps("", "undo"));
+    }
 
     #[test]
     fn the_command_after_the_wake_phrase_however_it_was_spelled() {
