@@ -54,7 +54,9 @@ pub const GUIDED_CLOSE_SPELLING: f32 = 0.7;
 /// Whether a guided hearing keeps the tab that the free transcript ended
 /// on: "go to the truth of tab" (for "go to the GitHub tab") said it
 /// names a tab, so "go to the bottom of the page" is another sentence,
-/// however well it scores. Whisper writes "tag" for "tab" often.
+/// however well it scores. Whisper writes "tag" for "tab" often; the
+/// interpreter's longer list of tab mishearings ("time", "term") is left
+/// out, as a sentence may well end on those.
 fn still_names_a_tab(said: &[String], guided: &[String]) -> bool {
     let tab = |w: &String| ["tab", "tabs", "tag", "tags"].contains(&w.as_str());
     !said.last().is_some_and(tab) || guided.iter().any(tab)

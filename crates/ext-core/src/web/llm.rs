@@ -70,8 +70,8 @@ pub fn transport() -> crate::agent::Transport {
     })
 }
 
-/// What a timer calls when it fires.
-type Timer = Closure<dyn FnMut()>;
+/// What a deadline's timer calls when it fires: abort the fetch.
+type OnTimeout = Closure<dyn FnMut()>;
 
 /// Aborts a fetch when its time is up; [`Deadline::extend`] moves the
 /// stall limit on (each piece of a stream).
@@ -82,7 +82,7 @@ struct Deadline {
     /// with the closure it calls, dropped when the timer is cleared (a
     /// closure given away with `once_into_js` leaks when its timer never
     /// fires, once per piece of a stream).
-    timers: RefCell<Vec<(i32, Timer)>>,
+    timers: RefCell<Vec<(i32, OnTimeout)>>,
     /// Why the fetch was aborted, once it was.
     why: Rc<RefCell<Option<String>>>,
 }
@@ -91,7 +91,7 @@ impl Deadline {
     /// Aborts in `ms` (saying `why`), unless cleared or extended first.
     fn arm(&self, ms: i32, why: String) {
         let (note, controller) = (self.why.clone(), self.controller.clone());
-        let fire = Timer::new(move || {
+        let fire = OnTimeout::new(move || {
             note.borrow_mut().get_or_insert_with(|| why.clone());
             controller.abort();
         });
@@ -108,8 +108,7 @@ impl Deadline {
 
     /// The stall limit starts again, `ms` from now (the total stays).
     fn extend(&self, ms: i32, why: String) {
-        let stale: Vec<_> = self.timers.borrow_mut().drain(1..).collect();
-        for (t, _fire) in stale {
+        for (t, _fire) in self.timers.borrow_mut().drain(1..) {
             self.window.clear_timeout_with_handle(t);
         }
         self.arm(ms, why);
