@@ -59,7 +59,6 @@ const VERBS: &[(&[&str], &[&str])] = &[
     (&["been"], &["pin"]),
     (&["bin"], &["pin"]),
     (&["in"], &["pin"]),
-    (&["pinned"], &["pin"]),
     (&["pinless"], &["pin", "this"]),
     (&["pinching"], &["pin", "this"]),
     (&["but", "mark"], &["bookmark"]),
@@ -67,10 +66,8 @@ const VERBS: &[(&[&str], &[&str])] = &[
     (&["let's", "mark"], &["bookmark"]),
     (&["boardmark"], &["bookmark"]),
     (&["bitmark"], &["bookmark"]),
-    (&["bookmarks"], &["bookmark"]),
     (&["putmark"], &["bookmark"]),
     (&["butmark"], &["bookmark"]),
-    (&["bookmarked"], &["bookmark"]),
     (&["dispar"], &["discard"]),
     (&["discord"], &["discard"]),
     (&["discount"], &["discard"]),
@@ -79,13 +76,11 @@ const VERBS: &[(&[&str], &[&str])] = &[
     (&["discarto"], &["discard"]),
     (&["this", "card"], &["discard"]),
     (&["clued"], &["close"]),
-    (&["closed"], &["close"]),
     (&["closeness"], &["close", "this"]),
     (&["very", "loaded"], &["reload"]),
     (&["we'll", "load"], &["reload"]),
     (&["relode"], &["reload"]),
     (&["laps"], &["collapse"]),
-    (&["collapsed"], &["collapse"]),
     (&["scrolop"], &["scroll", "up"]),
     (&["go", "mac"], &["go", "back"]),
     (&["go", "bag"], &["go", "back"]),
@@ -409,8 +404,58 @@ fn glued_verbs(words: &[String], names: &[String]) -> Vec<String> {
 
 fn verb(words: &[String]) -> Vec<String> {
     replace_start(words, VERBS)
+        .or_else(|| verb_inflected(words))
         .or_else(|| verb_by_sound(words))
         .unwrap_or_else(|| words.to_vec())
+}
+
+/// A first word that is a command word with an ending Whisper added
+/// ("Unpinned Gmail", "Muted YouTube", "Reloaded this tab"): the command
+/// word. Whisper hears a clipped imperative as the past tense or a plural
+/// often, whatever the voice, so this is a rule and not a list.
+pub fn verb_inflected(words: &[String]) -> Option<Vec<String>> {
+    let verbs = parse::command_verbs;
+    let first = words.first()?;
+    if verbs().any(|v| first == v) {
+        return None;
+    }
+    let verb = verbs().find(|v| inflections(v).any(|form| form == *first))?;
+    Some(
+        std::iter::once(verb.to_string())
+            .chain(words[1..].iter().cloned())
+            .collect(),
+    )
+}
+
+/// A verb's past tense, third person and "-ing" forms as English spells
+/// them: "pinned", "muted", "closes", "reloading", "switched".
+fn inflections(verb: &str) -> impl Iterator<Item = String> {
+    let last = verb.chars().last().unwrap_or_default();
+    let before_last = verb.chars().rev().nth(1).unwrap_or_default();
+    let vowel = |c: char| "aeiou".contains(c);
+    // "pin" → "pinned": one vowel, then one consonant, doubled (unless
+    // unstressed: "opened", so both spellings).
+    let doubled = !vowel(last)
+        && !"wxy".contains(last)
+        && vowel(before_last)
+        && !vowel(verb.chars().rev().nth(2).unwrap_or('a'));
+    let stem = verb.strip_suffix('e').unwrap_or(verb);
+    let mut stems = vec![stem.to_string()];
+    if doubled {
+        stems.insert(0, format!("{verb}{last}"));
+    }
+    let s = if ["s", "x", "z", "ch", "sh"]
+        .iter()
+        .any(|e| verb.ends_with(e))
+    {
+        format!("{verb}es")
+    } else {
+        format!("{verb}s")
+    };
+    stems
+        .into_iter()
+        .flat_map(|stem| [format!("{stem}ed"), format!("{stem}ing")])
+        .chain([s])
 }
 
 /// A first word that is no command word but sounds like one ("endo" and
@@ -779,6 +824,24 @@ mod tests {
             words("mute youtube , unpin slack")
         );
         assert_eq!(and_verbs(&words("unclose it")), words("unclose it"));
+    }
+
+    #[test]
+    fn a_command_word_heard_with_an_ending_is_the_command_word() {
+        assert_eq!(first("unpinned gmail"), "unpin gmail");
+        assert_eq!(first("muted the youtube tabs"), "mute the youtube tabs");
+        assert_eq!(first("reloaded this tab"), "reload this tab");
+        assert_eq!(first("switched to slack"), "switch to slack");
+        assert_eq!(first("closes jira"), "close jira");
+        assert_eq!(first("bookmarking this page"), "bookmark this page");
+        // Only the first word, and only endings of command words.
+        assert_eq!(verb_inflected(&words("close the muted tabs")), None);
+        assert_eq!(verb_inflected(&words("pinstripes")), None);
+        let forms: Vec<String> = inflections("pin").collect();
+        assert_eq!(forms, ["pinned", "pinning", "pined", "pining", "pins"]);
+        assert!(inflections("open").any(|form| form == "opened"));
+        let forms: Vec<String> = inflections("switch").collect();
+        assert_eq!(forms, ["switched", "switching", "switches"]);
     }
 
     #[test]

@@ -178,13 +178,21 @@ fn spoken_words(input: &str, state: &State) -> Vec<String> {
 }
 
 /// The reading of words that mean nothing mended as surely as hearing
-/// the audio again would (see [`hearing::sure_mend`]), if it means
-/// something other than a yes or no; then the audio need not be heard
-/// again.
+/// the audio again would, if it means something other than a yes or no;
+/// then the audio need not be heard again. Sure are a command word heard
+/// with an ending ("Unpinned email": hearing it again guided picked "open
+/// gmail" on a held-out voice) and a name that sounds exactly like one
+/// tab's (see [`hearing::sure_mend`]).
 fn sure_reading(heard: &str, state: &State, options: &Options) -> Option<(String, Plan)> {
-    let meant = hearing::sure_mend(&text::words(heard), state)?.join(" ");
-    let mended = plan(&meant, state, options);
-    (mended.error.is_none() && !mended.answers_a_question()).then_some((meant, mended))
+    let words = text::words(heard);
+    let sure = |meant: Vec<String>| {
+        let meant = meant.join(" ");
+        let mended = plan(&meant, state, options);
+        (mended.error.is_none() && !mended.answers_a_question()).then_some((meant, mended))
+    };
+    hearing::verb_inflected(&words)
+        .and_then(sure)
+        .or_else(|| hearing::sure_mend(&words, state).and_then(sure))
 }
 
 /// A plan for a reading of what was heard, its reply saying so.
@@ -427,6 +435,23 @@ mod tests {
             "{}",
             alone.reply
         );
+    }
+
+    #[test]
+    fn a_command_word_heard_with_an_ending_is_sure_and_beats_the_guided_hearing() {
+        let options = Options::default();
+        assert!(!needs_guided("muted youtube", &state(), &options));
+        let plan = spoken("muted youtube", Some("switch to youtube"));
+        assert!(
+            plan.reply.starts_with("(Heard as “mute youtube”.)"),
+            "{}",
+            plan.reply
+        );
+        assert_eq!(tools(&plan), ["mute_tabs"]);
+        // Typed, the words are taken as they are.
+        assert!(plan_typed("muted youtube").error.is_some());
+        // Still meaning nothing with the ending off: heard again guided.
+        assert!(needs_guided("muted netflix", &state(), &options));
     }
 
     #[test]
