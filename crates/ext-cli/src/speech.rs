@@ -203,6 +203,18 @@ const SUBSET_EVERY: usize = 5;
 /// The corpus: each command in four recordings, each sentence not meant
 /// for us in one.
 pub fn plan(cases: &[Case], not_for_us: &[String]) -> Vec<Recording> {
+    plan_with_voices_shifted(cases, not_for_us, 0)
+}
+
+/// [`plan`] with every recording's voice moved `shift` places along
+/// [`VOICES`]: a held-out corpus of the same sentences, three of each
+/// command's four recordings in a voice that never said it in the corpus
+/// the thresholds were measured on (no shift avoids all four).
+pub fn plan_with_voices_shifted(
+    cases: &[Case],
+    not_for_us: &[String],
+    shift: usize,
+) -> Vec<Recording> {
     let mut out = Vec::new();
     let push = |out: &mut Vec<Recording>,
                 voice: usize,
@@ -212,7 +224,7 @@ pub fn plan(cases: &[Case], not_for_us: &[String]) -> Vec<Recording> {
                 said: String,
                 case: Option<usize>| {
         let id = out.len();
-        let voice = VOICES[voice % VOICES.len()];
+        let voice = VOICES[(voice + shift) % VOICES.len()];
         out.push(Recording {
             id,
             file: file_name(id, voice.name, rate, snr, kind, &said),
@@ -465,6 +477,31 @@ mod tests {
         assert_eq!(plan.iter().filter(|r| r.subset).count(), 17);
         assert_eq!(plan, super::plan(&cases, &["I'll call you back".into()]));
         assert_eq!(plan[1].said, "hey fox, close tab 0");
+    }
+
+    #[test]
+    fn a_held_out_corpus_says_the_same_mostly_in_other_voices() {
+        let cases: Vec<Case> = (0..20).map(|i| case(&format!("close tab {i}"))).collect();
+        let not_for_us = ["I'll call you back".to_string()];
+        let corpus = plan(&cases, &not_for_us);
+        let held_out = plan_with_voices_shifted(&cases, &not_for_us, 4);
+        assert_eq!(corpus.len(), held_out.len());
+        let said = |p: &[Recording]| p.iter().map(|r| r.said.clone()).collect::<Vec<_>>();
+        assert_eq!(said(&corpus), said(&held_out));
+        // Each command's voices in the held-out corpus, against the ones
+        // that said it in the corpus: at most one of four is the same.
+        for (i, _) in cases.iter().enumerate() {
+            let voices = |p: &[Recording]| {
+                p.iter()
+                    .filter(|r| r.case == Some(i))
+                    .map(|r| r.voice.clone())
+                    .collect::<Vec<_>>()
+            };
+            let before = voices(&corpus);
+            let again = voices(&held_out).into_iter().filter(|v| before.contains(v));
+            assert!(again.count() <= 1, "command {i}");
+        }
+        assert_ne!(corpus[0].file, held_out[0].file);
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! speech-corpus [--dir tests/speech] [--out target/speech-corpus] [--jobs N]
+//!               [--shift-voices N]
 //!
 //! Generates the spoken-command corpus (see `ext_cli::speech`): WAV files
 //! and `corpus.json`, the list of recordings. Recordings already there are
-//! kept, so a second run is quick.
+//! kept, so a second run is quick. `--shift-voices N` gives a held-out
+//! corpus: the same sentences, mostly in voices that did not say them.
 
 use ext_cli::speech::{self, Recording};
 use std::path::PathBuf;
@@ -10,10 +12,11 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
-    let (mut dir, mut out, mut jobs) = (
+    let (mut dir, mut out, mut jobs, mut shift) = (
         PathBuf::from("tests/speech"),
         PathBuf::from("target/speech-corpus"),
         2usize,
+        0usize,
     );
     while let Some(arg) = args.next() {
         let value = args.next();
@@ -21,13 +24,19 @@ fn main() -> ExitCode {
             ("--dir", Some(v)) => dir = v.into(),
             ("--out", Some(v)) => out = v.into(),
             ("--jobs", Some(v)) => jobs = v.parse().unwrap_or(2).max(1),
+            ("--shift-voices", Some(v)) if v.parse::<usize>().is_ok() => {
+                shift = v.parse().unwrap_or_default()
+            }
             _ => {
-                eprintln!("usage: speech-corpus [--dir tests/speech] [--out DIR] [--jobs N]");
+                eprintln!(
+                    "usage: speech-corpus [--dir tests/speech] [--out DIR] [--jobs N] \
+                     [--shift-voices N]"
+                );
                 return ExitCode::from(2);
             }
         }
     }
-    match run(&dir, &out, jobs) {
+    match run(&dir, &out, jobs, shift) {
         Ok(n) => {
             println!("{n} recordings in {}", out.display());
             ExitCode::SUCCESS
@@ -39,9 +48,14 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(dir: &std::path::Path, out: &std::path::Path, jobs: usize) -> Result<usize, String> {
+fn run(
+    dir: &std::path::Path,
+    out: &std::path::Path,
+    jobs: usize,
+    shift: usize,
+) -> Result<usize, String> {
     let (cases, not_for_us) = speech::load(dir)?;
-    let plan = speech::plan(&cases, &not_for_us);
+    let plan = speech::plan_with_voices_shifted(&cases, &not_for_us, shift);
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let todo: Vec<&Recording> = plan
         .iter()
