@@ -232,7 +232,7 @@ fn groups(w: Words) -> Option<Intent> {
         }
     };
     if let Some(rest) = verb(w, &[&["make"], &["create"], &["start"], &["new"]]) {
-        if mentions_group {
+        if mentions_group && says_nothing_more(rest) {
             let g = find(rest, "group").unwrap_or(0);
             let color_word = rest[..g]
                 .iter()
@@ -339,4 +339,30 @@ fn groups(w: Words) -> Option<Intent> {
         });
     }
     None
+}
+
+/// Whether a new group's words end where a group's description can:
+/// after "group", only its name ("called …"), its tabs ("with …") or its
+/// color. "make the news group ride" (said "red") is not "make the news
+/// group" with a word to spare: that added the tab in front to it.
+fn says_nothing_more(rest: Words) -> bool {
+    let Some(g) = find(rest, "group") else {
+        return true;
+    };
+    const GOES_ON: &[&str] = &[
+        "called",
+        "named",
+        "titled",
+        "labelled",
+        "labeled",
+        "as",
+        "with",
+        "for",
+        "containing",
+        "from",
+        "of",
+    ];
+    let after = &rest[g + 1..];
+    after.first().is_none_or(|x| GOES_ON.contains(&x.as_str()))
+        || after.iter().all(|x| color(x).is_some())
 }
