@@ -17,8 +17,15 @@ use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 /// What a request to a worker comes to: its answer, or why there is none.
 pub type Reply = Result<FromWorker, Error>;
 
+/// The running worker's message and error handlers, kept until it stops.
+type Handlers = (
+    Closure<dyn Fn(MessageEvent)>,
+    Closure<dyn Fn(web_sys::ErrorEvent)>,
+);
+
 pub struct SpeechWorker {
     worker: RefCell<Option<Worker>>,
+    handlers: RefCell<Option<Handlers>>,
     /// Whether it said it started (its message loop is listening; what is
     /// posted before then would be lost).
     started: Cell<bool>,
@@ -30,6 +37,7 @@ impl SpeechWorker {
     pub fn new() -> Rc<Self> {
         Rc::new(Self {
             worker: RefCell::default(),
+            handlers: RefCell::default(),
             started: Cell::new(false),
             waiters: RefCell::default(),
         })
@@ -72,7 +80,6 @@ impl SpeechWorker {
             on_message(message);
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        on_message.forget();
         let me = self.clone();
         let on_error =
             Closure::<dyn Fn(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
@@ -82,7 +89,7 @@ impl SpeechWorker {
                 on_failure(message);
             });
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        on_error.forget();
+        *self.handlers.borrow_mut() = Some((on_message, on_error));
         let started = self.reply("started");
         *self.worker.borrow_mut() = Some(worker);
         started.await?;
@@ -93,7 +100,15 @@ impl SpeechWorker {
     /// Ends the worker (its memory goes back to the browser).
     pub fn stop(&self) {
         if let Some(worker) = self.worker.borrow_mut().take() {
+            worker.set_onmessage(None);
+            worker.set_onerror(None);
             worker.terminate();
+        }
+        // Its handlers go once the event under way is handled: stop may be
+        // called from one of them (the error handler stops the worker),
+        // and a closure must not be dropped while it runs.
+        if let Some(handlers) = self.handlers.borrow_mut().take() {
+            wasm_bindgen_futures::spawn_local(async move { drop(handlers) });
         }
         self.started.set(false);
         self.fail_all("the speech worker was stopped");
