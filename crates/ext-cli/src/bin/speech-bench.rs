@@ -1,6 +1,6 @@
 //! speech-bench --model DIR [--model DIR …] [--schemes S,S,…] [--subset]
 //!              [--corpus target/speech-corpus] [--dir tests/speech] [--misses]
-//!              [--jobs N]
+//!              [--jobs N] [--held-out DIR --held-out-model DIR …]
 //!
 //! Hears every recording of the spoken-command corpus (or its fixed
 //! subset) through `twctl hear`'s path with each decoding scheme, and
@@ -12,6 +12,10 @@
 //! fallbacks, and the encoder and decoder time per recording.
 //! Each (model, scheme) row runs in its own process on one thread, as the
 //! extension's worker does, `--jobs` rows at once (default: the cores).
+//! `--held-out DIR` is a corpus of the same sentences in other voices
+//! (`speech-corpus --shift-voices`): each `--held-out-model` gets a row
+//! there too, with the first scheme, labelled `held-out=…`, in the same
+//! pool of rows.
 //!
 //! A scheme is `shipped` (what the extension decodes with, the default) or
 //! a window (`full`, `auto`, `tail`, `tail:SECONDS`, `min:SECONDS`) with
@@ -111,6 +115,7 @@ fn run() -> Result<(), String> {
     let mut models: Vec<PathBuf> = Vec::new();
     let mut schemes = vec![scheme("shipped")?];
     let (mut subset, mut misses, mut one) = (false, false, false);
+    let (mut held_out, mut held_out_models, mut is_held_out) = (None, Vec::new(), false);
     let mut jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut corpus = PathBuf::from("target/speech-corpus");
     let mut dir = PathBuf::from("tests/speech");
@@ -123,6 +128,10 @@ fn run() -> Result<(), String> {
             }
             "--subset" => subset = true,
             "--misses" => misses = true,
+            "--held-out" => held_out = Some(PathBuf::from(value()?)),
+            "--held-out-model" => held_out_models.push(PathBuf::from(value()?)),
+            // This row's corpus is the held-out one (see `rows_side_by_side`).
+            "--is-held-out" => is_held_out = true,
             "--corpus" => corpus = value()?.into(),
             "--dir" => dir = value()?.into(),
             "--jobs" => {
@@ -139,6 +148,9 @@ fn run() -> Result<(), String> {
     }
     if models.is_empty() {
         return Err("give at least one --model DIR".into());
+    }
+    if held_out.is_some() == held_out_models.is_empty() {
+        return Err("--held-out DIR and --held-out-model DIR go together".into());
     }
     let (cases, _) = speech::load(&dir)?;
     let state = speech::state(&dir)?;
@@ -160,21 +172,31 @@ fn run() -> Result<(), String> {
         let ([model], [s]) = (models.as_slice(), schemes.as_slice()) else {
             return Err("--one takes one --model and one scheme".into());
         };
-        print!("{}", row(model, s, &data, misses)?);
+        print!("{}", row(model, s, &data, misses, is_held_out)?);
         return Ok(());
     }
     print_header(&data, subset);
-    let rows: Vec<(&PathBuf, &Scheme)> = models
+    let mut rows: Vec<Row> = models
         .iter()
-        .flat_map(|m| schemes.iter().map(move |s| (m, s)))
+        .flat_map(|model| {
+            schemes.iter().map(|scheme| Row {
+                model,
+                scheme,
+                corpus: &corpus,
+                held_out: false,
+            })
+        })
         .collect();
+    if let Some(held_out) = &held_out {
+        rows.extend(held_out_models.iter().map(|model| Row {
+            model,
+            scheme: &schemes[0],
+            corpus: held_out,
+            held_out: true,
+        }));
+    }
     let common = {
-        let mut c = vec![
-            "--corpus".into(),
-            corpus.display().to_string(),
-            "--dir".into(),
-            dir.display().to_string(),
-        ];
+        let mut c = vec!["--dir".into(), dir.display().to_string()];
         c.extend(subset.then(|| "--subset".to_string()));
         c.extend(misses.then(|| "--misses".to_string()));
         c
@@ -210,21 +232,26 @@ fn print_header(data: &Corpus, subset: bool) {
     );
 }
 
+/// One row of the table: a model, heard with a scheme, on a corpus.
+struct Row<'a> {
+    model: &'a PathBuf,
+    scheme: &'a Scheme,
+    corpus: &'a PathBuf,
+    /// The corpus is `--held-out`'s.
+    held_out: bool,
+}
+
 /// Measures every (model, scheme) row in a child process of this binary on
 /// one thread (Candle's CPU kernels follow rayon's variable), `jobs` of them
 /// at once, and prints the rows in the order asked as they are done. On two
 /// cores two one-thread rows take 40% less time than the rows one after
 /// the other on both cores (the decoder's small products barely gain from
 /// a second thread), and one thread is how the extension's worker runs.
-fn rows_side_by_side(
-    rows: &[(&PathBuf, &Scheme)],
-    common: &[String],
-    jobs: usize,
-) -> Result<(), String> {
+fn rows_side_by_side(rows: &[Row], common: &[String], jobs: usize) -> Result<(), String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     // Biggest models first, so that the last row running is a short one.
     let mut queue: Vec<usize> = (0..rows.len()).collect();
-    queue.sort_by_key(|&i| std::cmp::Reverse(dir_bytes(rows[i].0)));
+    queue.sort_by_key(|&i| std::cmp::Reverse(dir_bytes(rows[i].model)));
     let queue = std::sync::Mutex::new(queue.into_iter());
     let (done, finished) = std::sync::mpsc::channel();
     std::thread::scope(|scope| {
@@ -233,12 +260,20 @@ fn rows_side_by_side(
             let next_row = move || queue.lock().ok()?.next();
             scope.spawn(move || {
                 while let Some(i) = next_row() {
-                    let (model, scheme) = rows[i];
+                    let Row {
+                        model,
+                        scheme,
+                        corpus,
+                        held_out,
+                    } = &rows[i];
                     let out = Command::new(exe)
                         .args(common)
+                        .arg("--corpus")
+                        .arg(corpus)
                         .arg("--model")
                         .arg(model)
                         .args(["--schemes", &scheme.name, "--one"])
+                        .args(held_out.then_some("--is-held-out"))
                         .env("RAYON_NUM_THREADS", "1")
                         .output();
                     let out = match out {
@@ -267,7 +302,7 @@ fn rows_side_by_side(
                 match out {
                     Ok(text) => print!("{text}"),
                     Err(e) => {
-                        let (model, scheme) = rows[next];
+                        let Row { model, scheme, .. } = &rows[next];
                         eprintln!("speech-bench: {} {}: {e}", model.display(), scheme.name);
                         failed.get_or_insert_with(|| "a row failed (see above)".to_string());
                     }
@@ -293,7 +328,13 @@ fn dir_bytes(dir: &Path) -> u64 {
 
 /// One row of the table (and, with `misses`, each miss under it): `model`
 /// heard through `s` on every recording.
-fn row(model: &Path, s: &Scheme, data: &Corpus, misses: bool) -> Result<String, String> {
+fn row(
+    model: &Path,
+    s: &Scheme,
+    data: &Corpus,
+    misses: bool,
+    held_out: bool,
+) -> Result<String, String> {
     let Corpus {
         dir,
         cases,
@@ -352,12 +393,15 @@ fn row(model: &Path, s: &Scheme, data: &Corpus, misses: bool) -> Result<String, 
     let mut out = format!(
         "{:<14} {:<24} {:>7.1}% {:>6} {:>5.1}% {:>3}/{:<3} {:>3}/{:<3} {:>6} {:>6} {:>9.0} {:>9.0} {:>6} {:>7.1}\n",
         name,
-        if s.decoding.is_none() {
+        match (s.decoding.is_none(), held_out) {
             // "shipped+noguided" → "shipped=tail+stop+noguided".
-            let aids = s.name.strip_prefix("shipped").unwrap_or_default();
-            format!("shipped={}{aids}", ear.decoding().name())
-        } else {
-            s.name.clone()
+            (true, _) => {
+                let aids = s.name.strip_prefix("shipped").unwrap_or_default();
+                let corpus = if held_out { "held-out" } else { "shipped" };
+                format!("{corpus}={}{aids}", ear.decoding().name())
+            }
+            (false, true) => format!("held-out={}", s.name),
+            (false, false) => s.name.clone(),
         },
         t.success_percent(),
         t.wrong_actions,
