@@ -414,15 +414,25 @@ fn verb(words: &[String]) -> Vec<String> {
 /// word. Whisper hears a clipped imperative as the past tense or a plural
 /// often, whatever the voice, so this is a rule and not a list.
 pub fn verb_inflected(words: &[String]) -> Option<Vec<String>> {
-    let verbs = parse::command_verbs;
-    let first = words.first()?;
-    if verbs().any(|v| first == v) {
+    first_word_as_verb(words, |first| {
+        parse::command_verbs().find(|v| inflections(v).any(|form| form == first))
+    })
+}
+
+/// `words` with a first word that is no command word replaced by the one
+/// `verb_for` finds for it, if it finds one.
+fn first_word_as_verb(
+    words: &[String],
+    verb_for: impl FnOnce(&str) -> Option<&'static str>,
+) -> Option<Vec<String>> {
+    let (first, rest) = words.split_first()?;
+    if parse::command_verbs().any(|v| first == v) {
         return None;
     }
-    let verb = verbs().find(|v| inflections(v).any(|form| form == *first))?;
+    let verb = verb_for(first)?;
     Some(
         std::iter::once(verb.to_string())
-            .chain(words[1..].iter().cloned())
+            .chain(rest.iter().cloned())
             .collect(),
     )
 }
@@ -462,19 +472,12 @@ fn inflections(verb: &str) -> impl Iterator<Item = String> {
 /// "endu" for "undo"), replaced by it. (Two words heard for one are in
 /// [`VERBS`]: run together, "endu that" would sound like "undo" too.)
 fn verb_by_sound(words: &[String]) -> Option<Vec<String>> {
-    let verbs = parse::command_verbs;
-    let first = words.first()?;
-    if verbs().any(|v| first == v) {
-        return None;
-    }
-    let (_, verb) = verbs()
-        .filter_map(|v| Some((sound_distance(first, v)?, v)))
-        .min_by(|a, b| a.0.total_cmp(&b.0))?;
-    Some(
-        std::iter::once(verb.to_string())
-            .chain(words[1..].iter().cloned())
-            .collect(),
-    )
+    first_word_as_verb(words, |first| {
+        let (_, verb) = parse::command_verbs()
+            .filter_map(|v| Some((sound_distance(first, v)?, v)))
+            .min_by(|a, b| a.0.total_cmp(&b.0))?;
+        Some(verb)
+    })
 }
 
 /// Whether a word sounds like "tab" ("time", "town", "tag": a t, a

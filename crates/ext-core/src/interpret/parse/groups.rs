@@ -212,9 +212,7 @@ fn groups(w: Words) -> Option<Intent> {
     // New group: "put my Jira and Confluence tabs in a group called Sprint",
     // "make a purple group named Travel with the flights tab", "group youtube tabs".
     let named = |w: Words| -> (Option<String>, usize) {
-        match w.iter().position(|x| {
-            ["called", "named", "titled", "labelled", "labeled", "as"].contains(&x.as_str())
-        }) {
+        match w.iter().position(|x| NAMED_BY.contains(&x.as_str())) {
             Some(i) => {
                 let end = w[i + 1..]
                     .iter()
@@ -248,9 +246,7 @@ fn groups(w: Words) -> Option<Intent> {
                     .collect();
                 Some(title_case(&before)).filter(|n| !n.is_empty())
             });
-            let with = rest
-                .iter()
-                .position(|x| ["with", "for", "containing", "from", "of"].contains(&x.as_str()));
+            let with = rest.iter().position(|x| WITH_TABS.contains(&x.as_str()));
             let target = match with {
                 Some(i) => target(&rest[i + 1..]),
                 None => Target::active(),
@@ -341,6 +337,11 @@ fn groups(w: Words) -> Option<Intent> {
     None
 }
 
+/// Words that start a new group's name: "a group called Work".
+const NAMED_BY: &[&str] = &["called", "named", "titled", "labelled", "labeled", "as"];
+/// Words that start a new group's tabs: "a group with the flights tab".
+const WITH_TABS: &[&str] = &["with", "for", "containing", "from", "of"];
+
 /// Whether a new group's words end where a group's description can:
 /// after "group", only its name ("called …"), its tabs ("with …") or its
 /// color. "make the news group ride" (said "red") is not "make the news
@@ -349,20 +350,9 @@ fn says_nothing_more(rest: Words) -> bool {
     let Some(g) = find(rest, "group") else {
         return true;
     };
-    const GOES_ON: &[&str] = &[
-        "called",
-        "named",
-        "titled",
-        "labelled",
-        "labeled",
-        "as",
-        "with",
-        "for",
-        "containing",
-        "from",
-        "of",
-    ];
     let after = &rest[g + 1..];
-    after.first().is_none_or(|x| GOES_ON.contains(&x.as_str()))
+    after
+        .first()
+        .is_none_or(|x| NAMED_BY.contains(&x.as_str()) || WITH_TABS.contains(&x.as_str()))
         || after.iter().all(|x| color(x).is_some())
 }
