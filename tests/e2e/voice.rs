@@ -996,6 +996,8 @@ fn with_a_wake_word_model_a_second_worker_transcribes_the_commands() {
     })
     .unwrap();
     assert_eq!(command["model"], "command", "{command:#}");
+    // Handed over during the closing pause, as one worker hears it then.
+    assert_eq!(command["early"], true, "{command:#}");
     let pcm = echoed(&command);
     let expected = transcribe(&pcm, command["prompt"].as_str().unwrap_or_default(), 96);
     assert_eq!(command["tokens"], expected["tokens"], "{command:#}");

@@ -114,6 +114,9 @@ pub struct Pipeline {
     delegate: bool,
     /// Commands handed over and not yet transcribed, oldest first.
     jobs: VecDeque<Job>,
+    /// A command handed over during its closing pause, before it is known
+    /// to be over (see [`Pipeline::hand_over`]).
+    early_job: Option<EarlyJob>,
     next_job: u64,
     /// Passive audio dropped because the worker fell behind, in ms.
     dropped_ms: f64,
@@ -129,6 +132,19 @@ struct Job {
     /// Its samples: transcribed here if the other worker goes away first.
     pcm: Vec<f32>,
     prompt: String,
+    /// Handed over during the closing pause.
+    early: bool,
+}
+
+/// A command's utterance as it will be if the closing pause ends with no
+/// more speech, handed to the command model's worker at the pause
+/// ([`VadEvent::Pausing`]) to be heard while the rest is waited out.
+struct EarlyJob {
+    id: u64,
+    pcm: Vec<f32>,
+    prompt: String,
+    /// Its transcript, if that came before the pause ended.
+    reply: Option<Transcribed>,
 }
 
 /// How often a live transcript of a command is redone while it is spoken.
@@ -170,6 +186,7 @@ impl Pipeline {
             partial_samples: 0,
             delegate: false,
             jobs: VecDeque::new(),
+            early_job: None,
             next_job: 0,
             dropped_ms: 0.0,
             queued_ms: 0.0,
@@ -208,6 +225,7 @@ impl Pipeline {
         self.speech_started_ms = 0.0;
         self.partial_samples = 0;
         self.jobs.clear();
+        self.early_job = None;
         self.last_command = None;
         self.service.reset_listener(self.session.expects_command());
         self.listen();
@@ -284,11 +302,17 @@ impl Pipeline {
             }
             ToWorker::Delegate { on } => {
                 self.delegate = on;
+                // An utterance still under way is heard wherever it ends up.
+                self.early_job = None;
                 if on {
                     return vec![];
                 }
                 // Back to one worker: what was handed over and not yet
-                // answered is transcribed here, not lost.
+                // answered is transcribed here, not lost (now, not during
+                // its pause).
+                for job in &mut self.jobs {
+                    job.early = false;
+                }
                 let pending: Vec<(u64, Vec<f32>, String)> = self
                     .jobs
                     .iter()
@@ -457,9 +481,19 @@ impl Pipeline {
             self.partial_samples = 0;
         }
         if let VadEvent::Pausing(pcm) = event {
-            // With two workers, commands are the command model's to hear.
             if !self.delegate {
                 self.service.hear_early(pcm);
+            } else if self.session.expects_command() {
+                // With two workers, commands are the command model's to
+                // hear: it gets this one now, as this worker would hear it.
+                let (id, message) = self.transcribe_job(&pcm);
+                self.early_job = Some(EarlyJob {
+                    id,
+                    pcm,
+                    prompt: self.vocabulary.clone(),
+                    reply: None,
+                });
+                post(message);
             }
             return;
         }
@@ -474,7 +508,7 @@ impl Pipeline {
                 self.session.take_command();
                 self.listen();
                 if let VadEvent::Utterance(pcm) = event {
-                    post(self.job(pcm, None));
+                    self.hand_over(pcm, post);
                 }
                 return;
             }
@@ -690,19 +724,53 @@ impl Pipeline {
     /// A command utterance for the command model's worker: `transcribe`
     /// (the worker's message loop sends it there, not to the background).
     fn job(&mut self, pcm: Vec<f32>, wake_rest: Option<String>) -> FromWorker {
+        let (id, message) = self.transcribe_job(&pcm);
+        self.jobs.push_back(Job {
+            id,
+            wake_rest,
+            pcm,
+            prompt: self.vocabulary.clone(),
+            early: false,
+        });
+        message
+    }
+
+    /// A new job's id, and the message that hands `pcm` over.
+    fn transcribe_job(&mut self, pcm: &[f32]) -> (u64, FromWorker) {
         self.next_job += 1;
         let message = FromWorker::Transcribe {
             id: self.next_job,
             prompt: self.vocabulary.clone(),
-            pcm: pcm.clone(),
+            pcm: pcm.to_vec(),
+        };
+        (self.next_job, message)
+    }
+
+    /// A command utterance that ended, for the command model's worker: if
+    /// it is what was handed over at its pause (speech did not resume,
+    /// the tabs' names did not change), that job stands and its transcript
+    /// is taken as soon as it is there; else it is handed over now.
+    fn hand_over(&mut self, pcm: Vec<f32>, post: &mut dyn FnMut(FromWorker)) {
+        let vocabulary = &self.vocabulary;
+        let early = self
+            .early_job
+            .take()
+            .filter(|e| e.pcm == pcm && e.prompt == *vocabulary);
+        let Some(early) = early else {
+            return post(self.job(pcm, None));
         };
         self.jobs.push_back(Job {
-            id: self.next_job,
-            wake_rest,
+            id: early.id,
+            wake_rest: None,
             pcm,
-            prompt: self.vocabulary.clone(),
+            prompt: early.prompt,
+            early: true,
         });
-        message
+        if let Some(reply) = early.reply {
+            for message in self.transcribed(&reply) {
+                post(message);
+            }
+        }
     }
 
     /// In the command model's worker: the transcript of a handed-over
@@ -740,6 +808,11 @@ impl Pipeline {
     /// as the event the background acts on (`command`, or `wake` when
     /// nothing was said after the wake word, or `error`).
     pub fn transcribed(&mut self, reply: &Transcribed) -> Vec<FromWorker> {
+        if let Some(early) = self.early_job.as_mut().filter(|e| e.id == reply.id) {
+            // Heard before the pause ended: kept until it does.
+            early.reply = Some(reply.clone());
+            return vec![];
+        }
         let Some(at) = self.jobs.iter().position(|j| j.id == reply.id) else {
             return vec![];
         };
@@ -768,7 +841,7 @@ impl Pipeline {
             pcm: self.echo_audio.then_some(job.pcm),
             looped: reply.looped,
             fell_back: reply.fell_back,
-            early: false,
+            early: job.early,
         };
         let mut message = self.outcome_message(outcome, heard);
         if let FromWorker::Command(command) = &mut message {

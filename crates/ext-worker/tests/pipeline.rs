@@ -303,6 +303,87 @@ fn with_two_workers_the_listener_hands_commands_to_the_command_model_and_keeps_l
     assert!(listener.transcribed(reply).is_empty());
 }
 
+/// The command worker's answer to a `transcribe` job, as it gets it.
+fn answer(commander: &mut Pipeline, job: &Value) -> ext_protocol::worker::Transcribed {
+    let mut control: Control = serde_json::from_value(job.clone()).unwrap();
+    if let Control::Transcribe { pcm, .. } = &mut control {
+        *pcm = samples(job);
+    }
+    match commander.control(control).as_slice() {
+        [FromWorker::Transcribed(reply)] => reply.clone(),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn with_two_workers_a_command_is_handed_over_during_its_pause_and_taken_at_its_end() {
+    let mut listener = loaded();
+    let mut commander = loaded();
+    ctl(&mut listener, settings(false, 20_000.0));
+    ctl(&mut listener, Control::Echo { audio: true });
+    ctl(&mut listener, Control::Delegate { on: true });
+    // The recording ends in 280 ms of quiet; 200 ms more is past the
+    // 300 ms after which the command is handed over, short of the 700 ms
+    // that end it.
+    let gap = || vec![0.0; 16 * 200];
+    let out = feed(
+        &mut listener,
+        &[vec![0.0; 8_000], speech(), gap()].concat(),
+        16_000,
+    );
+    let jobs = of(&out, "transcribe");
+    assert_eq!(jobs.len(), 1, "{out:?}");
+    assert!(out.iter().all(|m| m["state"] != "processing"), "{out:?}");
+    let job = jobs[0].clone();
+    // Its transcript, back before the pause ended, waits for the end.
+    let reply = answer(&mut commander, &job);
+    assert!(listener.transcribed(&reply).is_empty());
+    let out = feed(&mut listener, &vec![0.0; 24_000], 16_000);
+    assert!(of(&out, "transcribe").is_empty(), "not handed over twice");
+    let commands = of(&out, "command");
+    assert_eq!(commands.len(), 1, "{out:?}");
+    let command = commands[0];
+    assert_eq!(command["model"], "command");
+    assert_eq!(command["early"], true, "{command}");
+    // The samples handed over are the utterance's, and the transcript is
+    // Whisper's for exactly them.
+    assert_eq!(serde_json::to_value(samples(command)).unwrap(), job["pcm"]);
+    let expected = whisper(&samples(command), "", 96);
+    assert_eq!(
+        command["tokens"],
+        serde_json::to_value(&expected.tokens).unwrap()
+    );
+
+    // Speech that resumes after the pause began: what was handed over then
+    // is dropped, and the whole command is handed over at its own pause.
+    let out = feed(
+        &mut listener,
+        &[vec![0.0; 8_000], speech(), gap()].concat(),
+        16_000,
+    );
+    let first = of(&out, "transcribe")[0].clone();
+    let out = feed(
+        &mut listener,
+        &[speech(), vec![0.0; 24_000]].concat(),
+        16_000,
+    );
+    let jobs = of(&out, "transcribe");
+    assert_eq!(jobs.len(), 1, "{out:?}");
+    let whole = jobs[0].clone();
+    assert!(of(&out, "command").is_empty(), "{out:?}");
+    assert!(listener
+        .transcribed(&answer(&mut commander, &first))
+        .is_empty());
+    let done: Vec<Value> = listener
+        .transcribed(&answer(&mut commander, &whole))
+        .into_iter()
+        .map(json)
+        .collect();
+    assert_eq!(done.len(), 1, "{done:?}");
+    assert_eq!(done[0]["early"], true);
+    assert!(samples(&done[0]).len() > 2 * speech().len());
+}
+
 #[test]
 fn waiting_for_the_wake_word_transcription_stops_once_it_cannot_be_the_wake_word() {
     let mut p = loaded();
