@@ -61,6 +61,11 @@ impl Listener {
         self.vad.in_speech()
     }
 
+    /// How long the utterance under way has been quiet, in ms.
+    pub fn quiet_ms(&self) -> usize {
+        self.vad.quiet_ms()
+    }
+
     /// The 16-kHz audio of the utterance under way (empty between them).
     pub fn current(&self) -> &[f32] {
         if self.vad.in_speech() {

@@ -149,6 +149,11 @@ struct EarlyJob {
 
 /// How often a live transcript of a command is redone while it is spoken.
 pub const PARTIAL_EVERY_MS: usize = 1_000;
+/// No live transcript starts once the speaker has been quiet this long: it
+/// would show nothing new, and would hold the worker when the pause's own
+/// hearing is due (see [`VadEvent::Pausing`]). One due in a gap between
+/// words waits for the next word.
+pub const PARTIAL_QUIET_MS: usize = 100;
 
 /// While the worker transcribes, the microphone's blocks wait in its
 /// message queue. Passive audio (no command under way) that waited longer
@@ -667,6 +672,7 @@ impl Pipeline {
         if !self.session.settings().live_transcript
             || !self.session.expects_command()
             || heard < self.partial_samples + PARTIAL_EVERY_MS * 16
+            || self.service.quiet_ms() >= PARTIAL_QUIET_MS
         {
             return;
         }

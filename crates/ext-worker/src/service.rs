@@ -99,6 +99,11 @@ impl Service {
         self.listener.in_speech()
     }
 
+    /// How long the utterance under way has been quiet, in ms.
+    pub fn quiet_ms(&self) -> usize {
+        self.listener.quiet_ms()
+    }
+
     /// The 16-kHz audio of the utterance under way (empty between them).
     pub fn current(&self) -> &[f32] {
         self.listener.current()

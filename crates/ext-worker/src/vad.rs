@@ -138,6 +138,15 @@ impl Vad {
         matches!(self.phase, Phase::Speech { .. })
     }
 
+    /// How long the utterance under way has been quiet, in ms (0 between
+    /// utterances).
+    pub fn quiet_ms(&self) -> usize {
+        match self.phase {
+            Phase::Speech { silent_frames, .. } => silent_frames * FRAME_MS,
+            _ => 0,
+        }
+    }
+
     /// The audio of the utterance so far (for live partial transcripts).
     pub fn current(&self) -> &[f32] {
         &self.utterance

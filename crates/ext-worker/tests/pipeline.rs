@@ -223,6 +223,23 @@ fn a_command_being_spoken_is_transcribed_live_every_second() {
 }
 
 #[test]
+fn no_live_transcript_starts_once_the_speaker_has_paused() {
+    let mut p = loaded();
+    ctl(&mut p, settings(false, 20_000.0));
+    // Two sentences 200 ms apart (the recording ends in 280 ms of quiet):
+    // live transcripts while they are spoken…
+    let gap = vec![0.0; 16 * 200];
+    let spoken = [vec![0.0; 8_000], speech(), gap, speech()].concat();
+    let out = feed(&mut p, &spoken, 16_000);
+    assert!(of(&out, "partial").len() >= 3, "{out:?}");
+    // …but none in the closing pause, though one is due a second after
+    // the last: it would hold the worker when the pause is heard.
+    let out = feed(&mut p, &vec![0.0; 16_000], 16_000);
+    assert!(of(&out, "partial").is_empty(), "{out:?}");
+    assert_eq!(of(&out, "command").len(), 1, "{out:?}");
+}
+
+#[test]
 fn no_live_transcript_while_waiting_for_the_wake_word_or_when_turned_off() {
     let mut p = loaded();
     ctl(&mut p, settings(true, 20_000.0));
