@@ -419,6 +419,28 @@ mod tests {
     }
 
     #[test]
+    fn quiet_is_counted_from_the_last_loud_frame_of_an_utterance() {
+        let mut vad = Vad::new(VadConfig::ACTIVE);
+        run(&mut vad, &[noise(0.5, 0.001, 25)]);
+        assert_eq!(vad.quiet_ms(), 0, "no utterance yet");
+        run(&mut vad, &[speech(0.8)]);
+        // Voiced speech has no 100 ms without sound.
+        assert!(vad.quiet_ms() < 100, "{} ms", vad.quiet_ms());
+        run(&mut vad, &[noise(0.4, 0.001, 26)]);
+        assert!(
+            (380..=420).contains(&vad.quiet_ms()),
+            "{} ms",
+            vad.quiet_ms()
+        );
+        // Speech again: quiet no more.
+        run(&mut vad, &[speech(0.3)]);
+        assert!(vad.quiet_ms() < 100, "{} ms", vad.quiet_ms());
+        // Past the end of the utterance: none under way.
+        run(&mut vad, &[noise(1.0, 0.001, 27)]);
+        assert_eq!(vad.quiet_ms(), 0);
+    }
+
+    #[test]
     fn speech_that_resumes_after_a_pause_makes_a_longer_utterance() {
         let command = [
             noise(0.5, 0.001, 22),
