@@ -140,9 +140,7 @@ struct Job {
 /// more speech, handed to the command model's worker at the pause
 /// ([`VadEvent::Pausing`]) to be heard while the rest is waited out.
 struct EarlyJob {
-    id: u64,
-    pcm: Vec<f32>,
-    prompt: String,
+    job: Job,
     /// Its transcript, if that came before the pause ended.
     reply: Option<Transcribed>,
 }
@@ -491,11 +489,9 @@ impl Pipeline {
             } else if self.session.expects_command() {
                 // With two workers, commands are the command model's to
                 // hear: it gets this one now, as this worker would hear it.
-                let (id, message) = self.transcribe_job(&pcm);
+                let (job, message) = self.new_job(pcm, None);
                 self.early_job = Some(EarlyJob {
-                    id,
-                    pcm,
-                    prompt: self.vocabulary.clone(),
+                    job: Job { early: true, ..job },
                     reply: None,
                 });
                 post(message);
@@ -730,26 +726,27 @@ impl Pipeline {
     /// A command utterance for the command model's worker: `transcribe`
     /// (the worker's message loop sends it there, not to the background).
     fn job(&mut self, pcm: Vec<f32>, wake_rest: Option<String>) -> FromWorker {
-        let (id, message) = self.transcribe_job(&pcm);
-        self.jobs.push_back(Job {
-            id,
-            wake_rest,
-            pcm,
-            prompt: self.vocabulary.clone(),
-            early: false,
-        });
+        let (job, message) = self.new_job(pcm, wake_rest);
+        self.jobs.push_back(job);
         message
     }
 
-    /// A new job's id, and the message that hands `pcm` over.
-    fn transcribe_job(&mut self, pcm: &[f32]) -> (u64, FromWorker) {
+    /// A new job for `pcm`, and the message that hands it over.
+    fn new_job(&mut self, pcm: Vec<f32>, wake_rest: Option<String>) -> (Job, FromWorker) {
         self.next_job += 1;
         let message = FromWorker::Transcribe {
             id: self.next_job,
             prompt: self.vocabulary.clone(),
-            pcm: pcm.to_vec(),
+            pcm: pcm.clone(),
         };
-        (self.next_job, message)
+        let job = Job {
+            id: self.next_job,
+            wake_rest,
+            pcm,
+            prompt: self.vocabulary.clone(),
+            early: false,
+        };
+        (job, message)
     }
 
     /// A command utterance that ended, for the command model's worker: if
@@ -761,17 +758,11 @@ impl Pipeline {
         let early = self
             .early_job
             .take()
-            .filter(|e| e.pcm == pcm && e.prompt == *vocabulary);
+            .filter(|e| e.job.pcm == pcm && e.job.prompt == *vocabulary);
         let Some(early) = early else {
             return post(self.job(pcm, None));
         };
-        self.jobs.push_back(Job {
-            id: early.id,
-            wake_rest: None,
-            pcm,
-            prompt: early.prompt,
-            early: true,
-        });
+        self.jobs.push_back(early.job);
         if let Some(reply) = early.reply {
             for message in self.transcribed(&reply) {
                 post(message);
@@ -814,7 +805,7 @@ impl Pipeline {
     /// as the event the background acts on (`command`, or `wake` when
     /// nothing was said after the wake word, or `error`).
     pub fn transcribed(&mut self, reply: &Transcribed) -> Vec<FromWorker> {
-        if let Some(early) = self.early_job.as_mut().filter(|e| e.id == reply.id) {
+        if let Some(early) = self.early_job.as_mut().filter(|e| e.job.id == reply.id) {
             // Heard before the pause ended: kept until it does.
             early.reply = Some(reply.clone());
             return vec![];

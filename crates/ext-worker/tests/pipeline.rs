@@ -293,14 +293,7 @@ fn with_two_workers_the_listener_hands_commands_to_the_command_model_and_keeps_l
 
     // The job as the command worker receives it (the wire format, its
     // samples beside it).
-    let mut control: Control = serde_json::from_value(job.clone()).unwrap();
-    if let Control::Transcribe { pcm, .. } = &mut control {
-        *pcm = samples(&job);
-    }
-    let reply = commander.control(control);
-    let [FromWorker::Transcribed(reply)] = reply.as_slice() else {
-        panic!("{reply:?}");
-    };
+    let reply = &answer(&mut commander, &job);
     let done: Vec<Value> = listener.transcribed(reply).into_iter().map(json).collect();
     assert_eq!(done.len(), 1);
     let command = &done[0];
