@@ -1,6 +1,7 @@
 //! speech-bench --model DIR [--model DIR …] [--schemes S,S,…] [--subset]
 //!              [--corpus target/speech-corpus] [--dir tests/speech] [--misses]
 //!              [--jobs N] [--held-out DIR --held-out-model DIR …]
+//!              [--unseen DIR --unseen-dir tests/speech-unseen --unseen-model DIR …]
 //!
 //! Hears every recording of the spoken-command corpus (or its fixed
 //! subset) through `twctl hear`'s path with each decoding scheme, and
@@ -15,7 +16,9 @@
 //! `--held-out DIR` is a corpus of the same sentences in other voices
 //! (`speech-corpus --shift-voices`): each `--held-out-model` gets a row
 //! there too, with the first scheme, labelled `held-out=…`, in the same
-//! pool of rows.
+//! pool of rows. `--unseen DIR` is the recordings of other sentences over
+//! other tabs (`--unseen-dir`, written after the mends were measured):
+//! each `--unseen-model` gets a row there, labelled `unseen=…`.
 //!
 //! A scheme is `shipped` (what the extension decodes with, the default) or
 //! a window (`full`, `auto`, `tail`, `tail:SECONDS`, `min:SECONDS`) with
@@ -115,7 +118,11 @@ fn run() -> Result<(), String> {
     let mut models: Vec<PathBuf> = Vec::new();
     let mut schemes = vec![scheme("shipped")?];
     let (mut subset, mut misses, mut one) = (false, false, false);
-    let (mut held_out, mut held_out_models, mut is_held_out) = (None, Vec::new(), false);
+    let (mut held_out, mut held_out_models) = (None, Vec::new());
+    let (mut unseen, mut unseen_models) = (None, Vec::new());
+    let mut unseen_dir = PathBuf::from("tests/speech-unseen");
+    // What this row's corpus is, when not the main one (see `rows_side_by_side`).
+    let mut label = None;
     let mut jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut corpus = PathBuf::from("target/speech-corpus");
     let mut dir = PathBuf::from("tests/speech");
@@ -130,8 +137,10 @@ fn run() -> Result<(), String> {
             "--misses" => misses = true,
             "--held-out" => held_out = Some(PathBuf::from(value()?)),
             "--held-out-model" => held_out_models.push(PathBuf::from(value()?)),
-            // This row's corpus is the held-out one (see `rows_side_by_side`).
-            "--is-held-out" => is_held_out = true,
+            "--unseen" => unseen = Some(PathBuf::from(value()?)),
+            "--unseen-dir" => unseen_dir = value()?.into(),
+            "--unseen-model" => unseen_models.push(PathBuf::from(value()?)),
+            "--label" => label = Some(value()?),
             "--corpus" => corpus = value()?.into(),
             "--dir" => dir = value()?.into(),
             "--jobs" => {
@@ -151,6 +160,9 @@ fn run() -> Result<(), String> {
     }
     if held_out.is_some() == held_out_models.is_empty() {
         return Err("--held-out DIR and --held-out-model DIR go together".into());
+    }
+    if unseen.is_some() == unseen_models.is_empty() {
+        return Err("--unseen DIR and --unseen-model DIR go together".into());
     }
     let (cases, _) = speech::load(&dir)?;
     let state = speech::state(&dir)?;
@@ -172,7 +184,7 @@ fn run() -> Result<(), String> {
         let ([model], [s]) = (models.as_slice(), schemes.as_slice()) else {
             return Err("--one takes one --model and one scheme".into());
         };
-        print!("{}", row(model, s, &data, misses, is_held_out)?);
+        print!("{}", row(model, s, &data, misses, label.as_deref())?);
         return Ok(());
     }
     print_header(&data, subset);
@@ -183,7 +195,8 @@ fn run() -> Result<(), String> {
                 model,
                 scheme,
                 corpus: &corpus,
-                held_out: false,
+                dir: &dir,
+                label: None,
             })
         })
         .collect();
@@ -192,11 +205,21 @@ fn run() -> Result<(), String> {
             model,
             scheme: &schemes[0],
             corpus: held_out,
-            held_out: true,
+            dir: &dir,
+            label: Some("held-out"),
+        }));
+    }
+    if let Some(unseen) = &unseen {
+        rows.extend(unseen_models.iter().map(|model| Row {
+            model,
+            scheme: &schemes[0],
+            corpus: unseen,
+            dir: &unseen_dir,
+            label: Some("unseen"),
         }));
     }
     let common = {
-        let mut c = vec!["--dir".into(), dir.display().to_string()];
+        let mut c = Vec::new();
         c.extend(subset.then(|| "--subset".to_string()));
         c.extend(misses.then(|| "--misses".to_string()));
         c
@@ -236,9 +259,12 @@ fn print_header(data: &Corpus, subset: bool) {
 struct Row<'a> {
     model: &'a PathBuf,
     scheme: &'a Scheme,
+    /// The recordings…
     corpus: &'a PathBuf,
-    /// The corpus is `--held-out`'s.
-    held_out: bool,
+    /// …and the sentences and tabs they say (`--dir`).
+    dir: &'a PathBuf,
+    /// Which corpus it is, if not the main one: `held-out`, `unseen`.
+    label: Option<&'static str>,
 }
 
 /// Measures every (model, scheme) row in a child process of this binary on
@@ -264,16 +290,19 @@ fn rows_side_by_side(rows: &[Row], common: &[String], jobs: usize) -> Result<(),
                         model,
                         scheme,
                         corpus,
-                        held_out,
+                        dir,
+                        label,
                     } = &rows[i];
                     let out = Command::new(exe)
                         .args(common)
                         .arg("--corpus")
                         .arg(corpus)
+                        .arg("--dir")
+                        .arg(dir)
                         .arg("--model")
                         .arg(model)
                         .args(["--schemes", &scheme.name, "--one"])
-                        .args(held_out.then_some("--is-held-out"))
+                        .args(label.map(|l| ["--label", l]).into_iter().flatten())
                         .env("RAYON_NUM_THREADS", "1")
                         .output();
                     let out = match out {
@@ -333,7 +362,7 @@ fn row(
     s: &Scheme,
     data: &Corpus,
     misses: bool,
-    held_out: bool,
+    label: Option<&str>,
 ) -> Result<String, String> {
     let Corpus {
         dir,
@@ -393,15 +422,15 @@ fn row(
     let mut out = format!(
         "{:<14} {:<24} {:>7.1}% {:>6} {:>5.1}% {:>3}/{:<3} {:>3}/{:<3} {:>6} {:>6} {:>9.0} {:>9.0} {:>6} {:>7.1}\n",
         name,
-        match (s.decoding.is_none(), held_out) {
+        match (s.decoding.is_none(), label) {
             // "shipped+noguided" → "shipped=tail+stop+noguided".
             (true, _) => {
                 let aids = s.name.strip_prefix("shipped").unwrap_or_default();
-                let corpus = if held_out { "held-out" } else { "shipped" };
+                let corpus = label.unwrap_or("shipped");
                 format!("{corpus}={}{aids}", ear.decoding().name())
             }
-            (false, true) => format!("held-out={}", s.name),
-            (false, false) => s.name.clone(),
+            (false, Some(label)) => format!("{label}={}", s.name),
+            (false, None) => s.name.clone(),
         },
         t.success_percent(),
         t.wrong_actions,
