@@ -357,6 +357,7 @@ impl Firefox {
             text: text.into(),
             spoken: false,
             guided: None,
+            wake_unsure: false,
         })
     }
 

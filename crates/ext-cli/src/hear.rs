@@ -5,6 +5,7 @@
 //! the open tabs' names as the prompt. What it takes as a command then goes
 //! to the interpreter like a typed one (see `twctl hear`).
 
+use ext_core::error::ErrorCode;
 use ext_core::interpret::{self, Options};
 use ext_core::tab_state::State;
 use ext_core::vocabulary;
@@ -52,6 +53,10 @@ pub struct Hearing {
     pub guided_ms: f64,
     /// Something in it was meant for Tab Whisperer.
     pub for_us: bool,
+    /// The command's wake phrase was found only by its forced score (see
+    /// `CommandHeard::wake_unsure`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub wake_unsure: bool,
     /// Milliseconds spent, summed over utterances.
     #[serde(skip)]
     pub timings: Timings,
@@ -155,6 +160,26 @@ impl Ear {
     }
 }
 
+/// As the background page does with a command whose wake phrase was only
+/// likely: if the interpreter cannot place it (guided hearing included),
+/// nothing in the recording was for us.
+pub fn drop_room_talk(hearing: &mut Hearing, state: &State) {
+    let Some(command) = hearing.command.as_deref().filter(|_| hearing.wake_unsure) else {
+        return;
+    };
+    let plan = interpret::plan_spoken(
+        command,
+        hearing.guided.as_deref(),
+        state,
+        &Options::default(),
+    );
+    if plan.error == Some(ErrorCode::UnknownCommand) {
+        hearing.command = None;
+        hearing.wake = false;
+        hearing.for_us = false;
+    }
+}
+
 /// What the worker is told to expect in commands.
 #[derive(Clone, Debug, Default)]
 pub struct Vocabulary {
@@ -196,6 +221,7 @@ pub fn judge(events: &[FromWorker], listen: Listen) -> Hearing {
                 add(&mut h, &c.heard);
                 if h.command.is_none() {
                     h.command = Some(c.text.clone());
+                    h.wake_unsure = c.wake_unsure;
                 }
                 // While waiting for the wake word, a command means it was
                 // heard ("hey fox, close …" in one breath).

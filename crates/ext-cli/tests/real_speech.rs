@@ -223,6 +223,31 @@ fn a_command_cut_off_after_the_wake_phrase_is_heard_again() {
     assert_eq!(out["performed"][0]["args"]["action"], "zoom_out", "{out}");
 }
 
+/// espeak-ng's en-us voice says "Hey Fiona, are you coming tonight?" to
+/// someone else. Prompted with the wake phrase, Whisper writes "hey fox";
+/// heard again for the command, it writes "Hey, Philova, are you coming
+/// tonight?", the wake phrase spelled otherwise before a comma. Such a
+/// wake is only likely, and nothing after it is a command: it was not for
+/// us, and nothing is answered or changed.
+#[test]
+fn a_likely_wake_phrase_before_words_that_are_no_command_is_not_for_us() {
+    let wav = say(&recording(
+        "espeak-en-us",
+        48_000,
+        Kind::NotForUs,
+        "Hey Fiona, are you coming tonight?",
+    ));
+    let out = twctl_hear(&wav, &["--apply"]);
+    assert_eq!(
+        out["wake_unsure"], true,
+        "the wake phrase was not taken as only likely, so this tests nothing: {out}"
+    );
+    assert_eq!(out["for_us"], false, "{out}");
+    assert_eq!(out["wake"], false, "{out}");
+    assert_eq!(out["command"], Value::Null, "{out}");
+    assert_eq!(tab_ids(&out), corpus_tab_ids(), "{out}");
+}
+
 /// Whisper hears "Go to Megitum, tab": words that mean nothing for these
 /// tabs. Heard again, guided to the commands that make sense for them, it
 /// says "go to the GitHub tab", which runs instead, and the reply says so;

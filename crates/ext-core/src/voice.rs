@@ -12,7 +12,7 @@
 
 use ext_protocol::answer::{CommandAnswer, VoiceStatus, WorkerMemory};
 use ext_protocol::port::ToPage;
-use ext_protocol::worker::{FromWorker, State, ToWorker, WorkerRole};
+use ext_protocol::worker::{CommandHeard, FromWorker, State, Status, ToWorker, WorkerRole};
 use ext_protocol::Error;
 use serde_json::{json, Value};
 use std::collections::VecDeque;
@@ -58,6 +58,8 @@ pub enum Effect {
     RunCommand {
         text: String,
         event: Value,
+        /// See [`ext_protocol::worker::CommandHeard::wake_unsure`].
+        wake_unsure: bool,
     },
     /// A desktop notification.
     Notify(String),
@@ -335,6 +337,7 @@ impl Coordinator {
                 vec![Effect::RunCommand {
                     text: command.text,
                     event: message,
+                    wake_unsure: command.wake_unsure,
                 }]
             }
             FromWorker::Error { .. } => {
@@ -358,6 +361,20 @@ impl Coordinator {
         now_ms: f64,
     ) -> Vec<Effect> {
         let mut effects = self.listening_badge();
+        if answer.not_for_us == Some(true) {
+            // Shown as any utterance not meant for us is: what was heard,
+            // ignored.
+            let heard = serde_json::from_value::<CommandHeard>(event)
+                .map(|c| c.heard)
+                .ok();
+            let ignored = FromWorker::Status(Status {
+                ignored: Some(true),
+                heard,
+                ..Status::new(State::Passive)
+            });
+            effects.extend(self.remember(ignored.to_json(), now_ms));
+            return effects;
+        }
         let text = event["text"].as_str().unwrap_or_default().to_string();
         let reply = match (&answer.reply, &answer.error) {
             (reply, _) if !reply.is_empty() => reply.clone(),
@@ -496,7 +513,7 @@ mod tests {
         c.worker_started(WorkerRole::Listen);
         c.listening_started(1.0);
         let effects = c.on_event(WorkerRole::Listen, command("close youtube"), 2.0);
-        let [Effect::RunCommand { text, event }] = effects.as_slice() else {
+        let [Effect::RunCommand { text, event, .. }] = effects.as_slice() else {
             panic!("{effects:?}");
         };
         assert_eq!(text, "close youtube");
@@ -522,6 +539,40 @@ mod tests {
             .command_answered(event.clone(), &answer, 6.0)
             .iter()
             .any(|e| matches!(e, Effect::Notify(_))));
+    }
+
+    #[test]
+    fn room_talk_after_a_likely_wake_phrase_is_shown_as_ignored_and_not_notified() {
+        let mut c = Coordinator::new();
+        c.worker_started(WorkerRole::Listen);
+        c.listening_started(1.0);
+        let mut heard = CommandHeard {
+            text: "are you coming tonight".into(),
+            wake_unsure: true,
+            ..Default::default()
+        };
+        heard.heard.heard = "Hey Philova, are you coming tonight?".into();
+        let effects = c.on_event(WorkerRole::Listen, FromWorker::Command(heard), 2.0);
+        let [Effect::RunCommand {
+            event, wake_unsure, ..
+        }] = effects.as_slice()
+        else {
+            panic!("{effects:?}");
+        };
+        assert!(
+            *wake_unsure,
+            "the background is told the wake was only likely"
+        );
+        let effects = c.command_answered(event.clone(), &CommandAnswer::not_for_us(), 3.0);
+        assert!(!effects.iter().any(|e| matches!(e, Effect::Notify(_))));
+        let shown = broadcasts(&effects);
+        assert_eq!(shown[0]["type"], "status", "{shown:?}");
+        assert_eq!(shown[0]["ignored"], true, "{shown:?}");
+        assert_eq!(
+            shown[0]["heard"], "Hey Philova, are you coming tonight?",
+            "{shown:?}"
+        );
+        assert!(shown[0].get("answer").is_none(), "{shown:?}");
     }
 
     #[test]

@@ -725,3 +725,63 @@ fn settings_apply_at_once_persist_and_refuse_bad_values() {
         .iter()
         .all(|t| !t.url.contains("wikipedia")));
 }
+
+/// A spoken command whose wake phrase was only likely ("Hey Philova, are
+/// you coming tonight?") and that the interpreter cannot place was room
+/// talk: nothing is answered or logged, and a question waiting for "yes"
+/// still waits. A command it can place runs as any other.
+#[test]
+fn room_talk_after_a_likely_wake_phrase_is_not_for_us() {
+    let fixture = Fixture::new();
+    let before = fixture.state();
+    let close = fixture.send(json!({"type": "command", "text": "close all tabs"}));
+    assert_eq!(close["needs_confirmation"], true, "{close}");
+    let log_len = |f: &Fixture| {
+        f.send(json!({"type": "log"}))["entries"]
+            .as_array()
+            .map_or(0, Vec::len)
+    };
+    let logged = log_len(&fixture);
+
+    let talk = json!({"type": "command", "text": "are you coming tonight",
+                      "spoken": true, "wake_unsure": true});
+    let answer = fixture.send(talk);
+    assert_eq!(answer["not_for_us"], true, "{answer}");
+    assert_eq!(answer["reply"], "", "{answer}");
+    assert_eq!(log_len(&fixture), logged);
+    assert_eq!(fixture.state(), before);
+
+    // The same words after the wake phrase as written are for us: like
+    // any command but "yes", they cancel the question…
+    let said = json!({"type": "command", "text": "are you coming tonight", "spoken": true});
+    let answer = fixture.send(said.clone());
+    assert_eq!(answer["cancelled"], true, "{answer}");
+    assert!(answer.get("not_for_us").is_none(), "{answer}");
+    // …and, with none waiting, are answered.
+    let answer = fixture.send(said);
+    assert_eq!(answer["error"]["code"], "UNKNOWN_COMMAND", "{answer}");
+    let yes = fixture.send(json!({"type": "command", "text": "yes"}));
+    assert_eq!(yes["error"]["code"], "INVALID_ARGS", "{yes}");
+
+    // A command after a likely wake phrase runs.
+    let mute = json!({"type": "command", "text": "mute this tab",
+                      "spoken": true, "wake_unsure": true});
+    let answer = fixture.send(mute);
+    assert_eq!(answer["ok"], true, "{answer}");
+    assert!(answer.get("not_for_us").is_none(), "{answer}");
+    assert_eq!(fixture.state().tabs.iter().filter(|t| t.muted).count(), 1);
+}
+
+/// After room talk the question still waits: "yes" answers it.
+#[test]
+fn room_talk_leaves_a_waiting_question_waiting() {
+    let fixture = Fixture::new();
+    let close = fixture.send(json!({"type": "command", "text": "close all tabs"}));
+    assert_eq!(close["needs_confirmation"], true, "{close}");
+    let talk = json!({"type": "command", "text": "are you coming tonight",
+                      "spoken": true, "wake_unsure": true});
+    assert_eq!(fixture.send(talk)["not_for_us"], true);
+    let yes = fixture.send(json!({"type": "command", "text": "yes"}));
+    assert_eq!(yes["ok"], true, "{yes}");
+    assert!(fixture.state().tabs.len() < Fixture::new().state().tabs.len());
+}

@@ -18,6 +18,7 @@ pub fn message_for(line: &str) -> Result<Option<Request>, String> {
             text: line.into(),
             spoken: false,
             guided: None,
+            wake_unsure: false,
         }));
     };
     let (name, args) = match rest.find(|c: char| c.is_whitespace()) {

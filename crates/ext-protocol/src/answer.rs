@@ -80,9 +80,25 @@ pub struct CommandAnswer {
     pub report: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<Error>,
+    /// Spoken words that were not for us after all: the wake phrase was
+    /// only likely, and the interpreter cannot place what followed.
+    /// Nothing ran, nothing is answered, and a question waiting for "yes"
+    /// still waits.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_for_us: Option<bool>,
 }
 
 impl CommandAnswer {
+    /// See [`CommandAnswer::not_for_us`].
+    pub fn not_for_us() -> Self {
+        CommandAnswer {
+            ok: true,
+            calls: Some(vec![]),
+            not_for_us: Some(true),
+            ..Default::default()
+        }
+    }
+
     /// A command that did nothing, and why.
     pub fn refused(error: Error) -> Self {
         CommandAnswer {

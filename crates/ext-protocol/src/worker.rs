@@ -304,6 +304,13 @@ pub struct CommandHeard {
     pub text: String,
     #[serde(flatten)]
     pub heard: Heard,
+    /// The wake phrase is not in the transcript: forcing it on the start
+    /// of the audio found it ("Hey Philova, are you coming tonight?"
+    /// fits "Hey fox" well enough). Such an utterance is taken for us only
+    /// if the interpreter can place the command: else it was room talk,
+    /// and nothing is answered, cancelled or asked of a language model.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub wake_unsure: bool,
     /// "command" when the command model's worker transcribed it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,

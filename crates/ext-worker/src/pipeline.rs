@@ -134,6 +134,8 @@ struct Job {
     prompt: String,
     /// Handed over during the closing pause.
     early: bool,
+    /// See [`CommandHeard::wake_unsure`].
+    wake_unsure: bool,
 }
 
 /// A command's utterance as it will be if the closing pause ends with no
@@ -543,8 +545,17 @@ impl Pipeline {
             && outcome == Outcome::Wake
             && pcm.len() / 16 > WAKE_WITH_MORE_MIN_MS
             && forced != ForcedWake::WithCommand;
+        // The wake phrase was found by its forced score, or the transcript
+        // heard again for the command after it spells it otherwise.
+        let mut wake_unsure = forced != ForcedWake::No;
         if wake_with_more {
-            self.hear_wake_with_more(&pcm, &mut text, &mut transcript, &mut prompt, &mut outcome);
+            wake_unsure |= self.hear_wake_with_more(
+                &pcm,
+                &mut text,
+                &mut transcript,
+                &mut prompt,
+                &mut outcome,
+            );
         }
         if forced == ForcedWake::WithCommand {
             // "Hey fox, switch to tab three" with the phrase left unwritten:
@@ -552,7 +563,12 @@ impl Pipeline {
             if self.delegate {
                 self.session.take_command();
                 self.listen();
-                return post(self.job(pcm, None));
+                let (job, message) = self.new_job(pcm, None);
+                self.jobs.push_back(Job {
+                    wake_unsure: true,
+                    ..job
+                });
+                return post(message);
             }
             let (command_prompt, again) = self.transcribe_as_command(&pcm);
             prompt = command_prompt;
@@ -578,7 +594,11 @@ impl Pipeline {
         // Heard again above only while passive, never heard early: `early`
         // still describes `transcript`.
         let heard = self.heard(text, prompt, &transcript, pcm, early);
-        post(self.outcome_message(outcome, heard));
+        let mut message = self.outcome_message(outcome, heard);
+        if let FromWorker::Command(command) = &mut message {
+            command.wake_unsure = wake_unsure;
+        }
+        post(message);
     }
 
     /// An utterance transcribed again with the command prompt (the session
@@ -601,7 +621,8 @@ impl Pipeline {
     /// A long utterance heard as the wake phrase alone, heard again with
     /// the command prompt: a command counts only when the new transcript
     /// also starts with the wake phrase (or a short clause in its place)
-    /// and goes on after it.
+    /// and goes on after it. Whether that command came after a clause
+    /// in the phrase's place: the two hearings disagree on the wake phrase.
     fn hear_wake_with_more(
         &mut self,
         pcm: &[f32],
@@ -609,20 +630,22 @@ impl Pipeline {
         transcript: &mut Transcript,
         prompt: &mut String,
         outcome: &mut Outcome,
-    ) {
+    ) -> bool {
         let (command_prompt, again) = self.transcribe_as_command(pcm);
         let Some((again_text, again)) = again else {
-            return;
+            return false;
         };
-        let Some(command) = after_wake_clause(&again_text, &self.session.settings().wake_phrase)
-        else {
-            return;
+        let phrase = &self.session.settings().wake_phrase;
+        let Some(command) = after_wake_clause(&again_text, phrase) else {
+            return false;
         };
+        let spelled_otherwise = session::strip_wake(&session::words(&again_text), phrase).is_none();
         *outcome = self.session.heard(&command, self.speech_started_ms);
         self.listen();
         *text = again_text;
         *transcript = again;
         *prompt = command_prompt;
+        spelled_otherwise
     }
 
     /// Whether a passive utterance not heard as the wake phrase says it
@@ -745,6 +768,7 @@ impl Pipeline {
             pcm,
             prompt: self.vocabulary.clone(),
             early: false,
+            wake_unsure: false,
         };
         (job, message)
     }
@@ -842,6 +866,7 @@ impl Pipeline {
         };
         let mut message = self.outcome_message(outcome, heard);
         if let FromWorker::Command(command) = &mut message {
+            command.wake_unsure = job.wake_unsure;
             command.model = Some("command".into());
             command.command_memory_bytes = reply.memory_bytes;
         }

@@ -31,7 +31,7 @@
 //! allowed).
 //! Measurements, not tests: nothing here asserts.
 
-use ext_cli::hear::{Ear, Vocabulary};
+use ext_cli::hear::{drop_room_talk, Ear, Vocabulary};
 use ext_cli::score::{median, Tally};
 use ext_cli::speech::{self, Kind, Recording};
 use ext_worker::{AudioCtx, Decoding, ModelFiles};
@@ -416,6 +416,7 @@ fn row(
         if s.guided {
             ear.hear_guided_if_needed(&mut hearing, state);
         }
+        drop_room_talk(&mut hearing, state);
         guided_count += usize::from(hearing.guided.is_some());
         t.add(r, &hearing, r.case.map(|i| &cases[i]), state);
     }

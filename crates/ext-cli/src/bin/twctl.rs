@@ -20,7 +20,7 @@
 //! `--apply`, `apply`) prints for the command. Speech without the wake word
 //! while passive is not for us and changes nothing.
 
-use ext_cli::hear::{vocabulary_of, Ear, Listen};
+use ext_cli::hear::{drop_room_talk, vocabulary_of, Ear, Listen};
 use ext_cli::run;
 use ext_core::State;
 use ext_worker::{DecodingFlags, ModelFiles};
@@ -126,6 +126,7 @@ fn hear(args: &Args, state: State) -> Result<Value, String> {
     if args.guided {
         ear.hear_guided_if_needed(&mut hearing, &state);
     }
+    drop_room_talk(&mut hearing, &state);
     let guided = hearing.guided.as_deref();
     let mut out = match (&hearing.command, args.apply) {
         (Some(command), true) => run::apply(state, command, args.yes, Some(guided)),

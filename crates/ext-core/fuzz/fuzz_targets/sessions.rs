@@ -173,7 +173,7 @@ fuzz_target!(|data: &[u8]| {
             break;
         }
         let message = match bytes.next() % 9 {
-            0 | 1 => Some(json!({ "type": "command", "text": bytes.pick(PHRASES), "spoken": bytes.next() % 2 == 0 })),
+            0 | 1 => Some(json!({ "type": "command", "text": bytes.pick(PHRASES), "spoken": bytes.next() % 2 == 0, "wake_unsure": bytes.next() % 4 == 0 })),
             2 => {
                 let tool = bytes.pick(TOOLS).name;
                 let mut args = serde_json::Map::new();

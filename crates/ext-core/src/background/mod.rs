@@ -8,7 +8,7 @@ mod agent_request;
 mod agent_turn;
 
 use crate::browser::Browser;
-use crate::error::{ToolError, ToolResult};
+use crate::error::{ErrorCode, ToolError, ToolResult};
 use crate::interpret::{self, Plan, Special};
 use crate::log::book::{self, LogIndex, LogWrite};
 use crate::log::{compacted, LogBook, LogEntry, LoggedCall, Retention};
@@ -49,6 +49,9 @@ pub struct Heard<'a> {
     /// hearing it again guided to the commands that make sense), tried
     /// when the words mean nothing.
     pub guided: Option<&'a str>,
+    /// The wake phrase was only likely (see
+    /// [`ext_protocol::worker::CommandHeard::wake_unsure`]).
+    pub wake_unsure: bool,
 }
 
 pub struct Background<B, S> {
@@ -175,9 +178,11 @@ impl<B: Browser, S: Storage> Background<B, S> {
                 text,
                 spoken,
                 guided,
+                wake_unsure,
             } => {
                 let heard = spoken.then_some(Heard {
                     guided: guided.as_deref(),
+                    wake_unsure,
                 });
                 to_json(&self.run_command_as(&text, heard).await)
             }
@@ -354,6 +359,13 @@ impl<B: Browser, S: Storage> Background<B, S> {
         } else {
             interpret::plan(text, &state, &self.options())
         };
+        let wake_unsure = heard.is_some_and(|h| h.wake_unsure);
+        if wake_unsure && plan.error == Some(ErrorCode::UnknownCommand) {
+            // Room talk that only sounded as if it began with the wake
+            // phrase: as if unheard (not logged, nothing cancelled).
+            self.pending.replace(pending);
+            return CommandAnswer::not_for_us();
+        }
         match (plan.special, pending) {
             (Some(Special::Yes), Some(p)) => {
                 return self.execute(&p.text, p.plan, p.undo_into).await

@@ -183,7 +183,11 @@ impl Voice {
                     let me = self.clone();
                     spawn_local(async move { me.send_vocabulary().await });
                 }
-                Effect::RunCommand { text, mut event } => {
+                Effect::RunCommand {
+                    text,
+                    mut event,
+                    wake_unsure,
+                } => {
                     let me = self.clone();
                     spawn_local(async move {
                         let guided = me.hear_guided_for(&text).await;
@@ -192,6 +196,7 @@ impl Voice {
                         }
                         let heard = Heard {
                             guided: guided.as_deref(),
+                            wake_unsure,
                         };
                         let answer = me.background.run_command_as(&text, Some(heard)).await;
                         let effects = me.coordinator.borrow_mut().command_answered(

@@ -45,6 +45,7 @@ pub fn render_entry(view: &EntryView) -> Element {
                     text: answer.to_string(),
                     spoken: false,
                     guided: None,
+                    wake_unsure: false,
                 }));
             });
             let _ = li.append_child(&button);

@@ -101,6 +101,7 @@ fn voice_event(event: &Value) {
                 text: event["text"].as_str().unwrap_or_default().to_string(),
                 spoken: true,
                 guided: event["guided"].as_str().map(str::to_string),
+                wake_unsure: false,
             };
             show_answer(&request, &event["answer"]);
         }
