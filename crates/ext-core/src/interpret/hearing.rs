@@ -59,6 +59,7 @@ const VERBS: &[(&[&str], &[&str])] = &[
     (&["been"], &["pin"]),
     (&["bin"], &["pin"]),
     (&["in"], &["pin"]),
+    (&["at"], &["add"]),
     (&["pinless"], &["pin", "this"]),
     (&["pinching"], &["pin", "this"]),
     (&["but", "mark"], &["bookmark"]),
@@ -284,19 +285,33 @@ pub fn always(words: &[String]) -> Vec<String> {
 /// "Make the new group red" for "the news group": the "s" of a one-word
 /// group name runs into the "g" of "group", and Whisper writes a word that
 /// names no group. "the <word> group", where the word is no group's name
-/// but the word with an "s" is, names that group.
+/// but the word with an "s" is, names that group. So does a word that
+/// sounds exactly like one group's one-word name ("the Redding group" for
+/// the Reading group), where typed it would make a new group.
 pub fn group_names(words: &[String], state: &State) -> Vec<String> {
-    let is_group = |name: &str| {
-        state
-            .groups
+    let titles: Vec<String> = state
+        .groups
+        .iter()
+        .map(|g| g.title.trim().to_lowercase())
+        .collect();
+    let is_group = |name: &str| titles.iter().any(|t| t == name);
+    let sounds_like = |name: &str| -> Option<&String> {
+        let mut alike = titles
             .iter()
-            .any(|g| g.title.trim().eq_ignore_ascii_case(name))
+            .filter(|t| !t.contains(' ') && sound_distance(name, t) == Some(0.0));
+        let only = alike.next();
+        only.filter(|_| alike.next().is_none())
     };
     let mut out = words.to_vec();
     for i in 1..words.len().saturating_sub(1) {
         let (the, name, group) = (&words[i - 1], &words[i], &words[i + 1]);
-        if the == "the" && group == "group" && !is_group(name) && is_group(&format!("{name}s")) {
+        if the != "the" || group != "group" || is_group(name) {
+            continue;
+        }
+        if is_group(&format!("{name}s")) {
             out[i] = format!("{name}s");
+        } else if let Some(title) = sounds_like(name) {
+            out[i] = title.clone();
         }
     }
     out
@@ -768,6 +783,10 @@ mod tests {
         assert_eq!(first("mute the youtube towns"), "mute the youtube tabs");
         assert_eq!(first("reload the shratab"), "reload the shra tab");
         assert_eq!(
+            first("at the github tab to the news group"),
+            "add the github tab to the news group"
+        );
+        assert_eq!(
             first("dooble best pizza in paris"),
             "google best pizza in paris"
         );
@@ -801,6 +820,31 @@ mod tests {
             "put this tab in a new group"
         );
         assert_eq!(w("make the blue group red"), "make the blue group red");
+    }
+
+    #[test]
+    fn a_word_that_sounds_exactly_like_a_group_is_the_group() {
+        let mut state = state();
+        state.groups[0].title = "Reading".into();
+        let w = |t: &str| group_names(&words(t), &state).join(" ");
+        assert_eq!(
+            w("add the amazon tab to the redding group"),
+            "add the amazon tab to the reading group"
+        );
+        assert_eq!(
+            w("collapse the raiding group"),
+            "collapse the reading group"
+        );
+        // Not a word that only sounds somewhat like it, nor "new".
+        assert_eq!(w("make the red group blue"), "make the red group blue");
+        assert_eq!(
+            w("put this tab in the new group"),
+            "put this tab in the new group"
+        );
+        assert_eq!(
+            w("collapse the reading group"),
+            "collapse the reading group"
+        );
     }
 
     #[test]
