@@ -19,6 +19,8 @@ pub const PHRASES: &[&str] = &[
     "scroll up",
     "go back",
     "go forward",
+    "go back a page",
+    "go forward a page",
     "zoom in",
     "zoom out",
     "reset the zoom",
