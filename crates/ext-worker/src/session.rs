@@ -224,7 +224,26 @@ pub fn strip_wake(words: &[String], phrase: &str) -> Option<Vec<String>> {
     if words.first().is_some_and(|w| close(w, &joined)) {
         return Some(words[1..].to_vec());
     }
-    None
+    // …and into the command's first word ("hayfoxopenjithub.com").
+    let rest = words.first().and_then(|w| glued_after(w, &joined))?;
+    Some(
+        std::iter::once(rest.to_string())
+            .chain(words[1..].iter().cloned())
+            .collect(),
+    )
+}
+
+/// What follows the run-together wake phrase (`joined`) at the start of
+/// `word`, one edit off as [`close`] allows: Whisper writes "hey fox, open
+/// github.com" said in one breath as one word. The rest must be a word
+/// of its own (three letters or more).
+fn glued_after<'a>(word: &'a str, joined: &str) -> Option<&'a str> {
+    let n = joined.chars().count();
+    (n.saturating_sub(1)..=n + 1).find_map(|len| {
+        let at = word.char_indices().nth(len).map(|(i, _)| i)?;
+        let (head, rest) = word.split_at(at);
+        (rest.chars().count() >= 3 && close(head, joined)).then_some(rest)
+    })
 }
 
 /// Whether a transcript under way (`text`, its last word perhaps cut
@@ -243,7 +262,10 @@ pub fn could_start_with_wake(text: &str, phrase: &str) -> bool {
     let lead = lead_ins(&heard);
     let heard = &heard[lead..];
     let joined = phrase.concat();
-    if heard.first().is_some_and(|w| close(w, &joined)) {
+    if heard
+        .first()
+        .is_some_and(|w| close(w, &joined) || glued_after(w, &joined).is_some())
+    {
         return true;
     }
     let whole_words_match = heard.iter().zip(&phrase).enumerate().all(|(i, (w, p))| {
@@ -435,6 +457,23 @@ mod tests {
             "hey folks let's start",
         ];
         for text in no {
+            assert_eq!(session().heard(text, 0.0), Outcome::Ignore, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_wake_phrase_run_into_the_command_is_cut_off_it() {
+        assert_eq!(
+            session().heard("hayfoxopenjithub.com", 0.0),
+            Outcome::Command("openjithub.com".into())
+        );
+        assert_eq!(
+            session().heard("Heyfoxclose the tab", 0.0),
+            Outcome::Command("close the tab".into())
+        );
+        assert!(could_start_with_wake("hayfoxopen docs", "hey fox"));
+        // Another word after all, or nothing of one after it.
+        for text in ["heyfoxes are cute", "heyboxopen the door", "foxhound"] {
             assert_eq!(session().heard(text, 0.0), Outcome::Ignore, "{text}");
         }
     }
