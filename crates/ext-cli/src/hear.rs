@@ -53,7 +53,8 @@ pub struct Hearing {
     pub guided_ms: f64,
     /// Something in it was meant for Tab Whisperer.
     pub for_us: bool,
-    /// The command's wake phrase was found only by its forced score (see
+    /// The command's wake phrase was only likely: found by its forced
+    /// score, or spelled otherwise when heard again for the command (see
     /// `CommandHeard::wake_unsure`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub wake_unsure: bool,
