@@ -576,7 +576,7 @@ impl Pipeline {
                 text = again_text;
                 transcript = again;
                 let phrase = &self.session.settings().wake_phrase;
-                let command = after_forced_wake(&text, phrase);
+                let command = session::after_forced_wake(&text, phrase);
                 outcome = self
                     .session
                     .heard(command.as_deref().unwrap_or(&text), self.speech_started_ms);
@@ -636,7 +636,7 @@ impl Pipeline {
             return false;
         };
         let phrase = &self.session.settings().wake_phrase;
-        let Some(command) = after_wake_clause(&again_text, phrase) else {
+        let Some(command) = session::after_wake_clause(&again_text, phrase) else {
             return false;
         };
         let spelled_otherwise = session::strip_wake(&session::words(&again_text), phrase).is_none();
@@ -922,40 +922,9 @@ impl Pipeline {
     }
 }
 
-/// What a transcript says after the wake phrase, for an utterance already
-/// heard as the wake phrase: the phrase itself, or a first clause of at
-/// most as many words written some other way. The command prompt makes
-/// Whisper spell "hey fox" as anything ("Epoxy, zoom out", "K-Fars,
-/// undo"), but still ends it with a comma.
-fn after_wake_clause(text: &str, phrase: &str) -> Option<String> {
-    let words = session::words(text);
-    if let Some(rest) = session::strip_wake(&words, phrase) {
-        return (!rest.is_empty()).then(|| rest.join(" "));
-    }
-    let (clause, rest) = text.split_once(',')?;
-    let clause_words = session::words(clause).len();
-    let rest = session::words(rest);
-    let fits = (1..=session::words(phrase).len()).contains(&clause_words);
-    (fits && !rest.is_empty()).then(|| rest.join(" "))
-}
-
-/// [`after_wake_clause`] for an utterance whose start the wake phrase,
-/// forced on it, fits: a first clause in its place must end in the
-/// phrase's last word ("K-Fox, open YouTube.com"), as in other speech a
-/// short clause before a comma is part of the command ("Mute YouTube, and
-/// pin Slack").
-fn after_forced_wake(text: &str, phrase: &str) -> Option<String> {
-    let (clause, _) = text.split_once(',')?;
-    let ends_like_phrase = session::words(clause)
-        .last()
-        .zip(session::words(phrase).last())
-        .is_some_and(|(word, last)| session::close(word, last));
-    after_wake_clause(text, phrase).filter(|_| ends_like_phrase)
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{after_forced_wake, after_wake_clause, still_names_a_tab};
+    use super::still_names_a_tab;
     use crate::session::words;
 
     #[test]
@@ -972,36 +941,5 @@ mod tests {
         // Nothing said of a tab: nothing to keep.
         assert!(keeps("Zubin, man", "zoom in"));
         assert!(keeps("", "undo"));
-    }
-
-    #[test]
-    fn the_command_after_the_wake_phrase_however_it_was_spelled() {
-        let rest = |text| after_wake_clause(text, "hey fox");
-        assert_eq!(rest("Hey fox, undo."), Some("undo".into()));
-        assert_eq!(rest("Epoxy, Zoom out"), Some("zoom out".into()));
-        assert_eq!(rest("K-Fars, undo,"), Some("undo".into()));
-    }
-
-    #[test]
-    fn nothing_after_the_wake_phrase_or_no_short_clause_is_no_command() {
-        let rest = |text| after_wake_clause(text, "hey fox");
-        assert_eq!(rest("Hey fox."), None);
-        assert_eq!(rest("Epoxy,"), None);
-        assert_eq!(rest("Close the YouTube tabs"), None);
-        assert_eq!(rest("I said to him, close it"), None);
-    }
-
-    #[test]
-    fn a_misspelled_wake_phrase_ending_right_is_cut_off_the_command() {
-        let rest = |text| after_forced_wake(text, "hey fox");
-        assert_eq!(
-            rest("K-Fox, OpenYouTube.com"),
-            Some("openyoutube.com".into())
-        );
-        // The name must end the first clause, and something must follow.
-        assert_eq!(rest("Mute YouTube, and pin Slack"), None);
-        assert_eq!(rest("Switch to tab three."), None);
-        assert_eq!(rest("K-Fox,"), None);
-        assert_eq!(rest("The quick brown fox, jumped"), None);
     }
 }

@@ -349,6 +349,36 @@ fn edits(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
+/// What a transcript says after the wake phrase, for an utterance already
+/// heard as the wake phrase: the phrase itself, or a first clause of at
+/// most as many words written some other way. The command prompt makes
+/// Whisper spell "hey fox" as anything ("Epoxy, zoom out", "K-Fars,
+/// undo"), but still ends it with a comma.
+pub fn after_wake_clause(text: &str, phrase: &str) -> Option<String> {
+    if let Some(rest) = strip_wake(&words(text), phrase) {
+        return (!rest.is_empty()).then(|| rest.join(" "));
+    }
+    let (clause, rest) = text.split_once(',')?;
+    let clause_words = words(clause).len();
+    let rest = words(rest);
+    let fits = (1..=words(phrase).len()).contains(&clause_words);
+    (fits && !rest.is_empty()).then(|| rest.join(" "))
+}
+
+/// [`after_wake_clause`] for an utterance whose start the wake phrase,
+/// forced on it, fits: a first clause in its place must end in the
+/// phrase's last word ("K-Fox, open YouTube.com"), as in other speech a
+/// short clause before a comma is part of the command ("Mute YouTube, and
+/// pin Slack").
+pub fn after_forced_wake(text: &str, phrase: &str) -> Option<String> {
+    let (clause, _) = text.split_once(',')?;
+    let ends_like_phrase = words(clause)
+        .last()
+        .zip(words(phrase).last())
+        .is_some_and(|(word, last)| close(word, last));
+    after_wake_clause(text, phrase).filter(|_| ends_like_phrase)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -594,5 +624,36 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_command_after_the_wake_phrase_however_it_was_spelled() {
+        let rest = |text| after_wake_clause(text, "hey fox");
+        assert_eq!(rest("Hey fox, undo."), Some("undo".into()));
+        assert_eq!(rest("Epoxy, Zoom out"), Some("zoom out".into()));
+        assert_eq!(rest("K-Fars, undo,"), Some("undo".into()));
+    }
+
+    #[test]
+    fn nothing_after_the_wake_phrase_or_no_short_clause_is_no_command() {
+        let rest = |text| after_wake_clause(text, "hey fox");
+        assert_eq!(rest("Hey fox."), None);
+        assert_eq!(rest("Epoxy,"), None);
+        assert_eq!(rest("Close the YouTube tabs"), None);
+        assert_eq!(rest("I said to him, close it"), None);
+    }
+
+    #[test]
+    fn a_misspelled_wake_phrase_ending_right_is_cut_off_the_command() {
+        let rest = |text| after_forced_wake(text, "hey fox");
+        assert_eq!(
+            rest("K-Fox, OpenYouTube.com"),
+            Some("openyoutube.com".into())
+        );
+        // The name must end the first clause, and something must follow.
+        assert_eq!(rest("Mute YouTube, and pin Slack"), None);
+        assert_eq!(rest("Switch to tab three."), None);
+        assert_eq!(rest("K-Fox,"), None);
+        assert_eq!(rest("The quick brown fox, jumped"), None);
     }
 }

@@ -200,22 +200,19 @@ fn run() -> Result<(), String> {
             })
         })
         .collect();
-    if let Some(held_out) = &held_out {
-        rows.extend(held_out_models.iter().map(|model| Row {
+    // The other corpora: each of their models with the first scheme.
+    let others = [
+        (&held_out, &held_out_models, &dir, "held-out"),
+        (&unseen, &unseen_models, &unseen_dir, "unseen"),
+    ];
+    for (corpus, models, dir, label) in others {
+        let Some(corpus) = corpus else { continue };
+        rows.extend(models.iter().map(|model| Row {
             model,
             scheme: &schemes[0],
-            corpus: held_out,
-            dir: &dir,
-            label: Some("held-out"),
-        }));
-    }
-    if let Some(unseen) = &unseen {
-        rows.extend(unseen_models.iter().map(|model| Row {
-            model,
-            scheme: &schemes[0],
-            corpus: unseen,
-            dir: &unseen_dir,
-            label: Some("unseen"),
+            corpus,
+            dir,
+            label: Some(label),
         }));
     }
     let common = {

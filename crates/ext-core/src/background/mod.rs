@@ -6,6 +6,10 @@
 
 mod agent_request;
 mod agent_turn;
+mod describe;
+
+pub use describe::describe;
+use describe::summarize;
 
 use crate::browser::Browser;
 use crate::error::{ErrorCode, ToolError, ToolResult};
@@ -878,44 +882,6 @@ pub fn restart_due(last_restart: Option<f64>, now: f64) -> bool {
     last_restart.is_none_or(|t| now < t || now - t >= 60_000.0)
 }
 
-/// A short sentence about what a tool did, for the log and notifications.
-pub fn describe(tool: &str, result: &Value) -> String {
-    let n = |key: &str| result.get(key).and_then(Value::as_u64).unwrap_or(0);
-    let title = |key: &str| {
-        result
-            .get(key)
-            .and_then(|v| v.get("title"))
-            .and_then(Value::as_str)
-            .map(|t| clip(t, 60))
-            .unwrap_or_default()
-    };
-    match tool {
-        "list_tabs" => format!("{} tab(s) open.", n("count")),
-        "switch_tab" => format!("Switched to '{}'.", title("tab")),
-        "close_tabs" | "close_duplicate_tabs" => format!("Closed {} tab(s).", n("count")),
-        "group_tabs" => match result.get("groups").and_then(Value::as_array).map(Vec::len) {
-            Some(windows) if windows > 1 => format!(
-                "Grouped tabs in '{}', one group in each of {windows} windows (tabs stay in their window).",
-                title("group")
-            ),
-            _ => format!("Grouped tabs in '{}'.", title("group")),
-        },
-        "ungroup_tabs" => format!("Ungrouped {} tab(s).", n("count")),
-        "list_groups" => format!("{} group(s).", n("count")),
-        "discard_tabs" => format!("Unloaded {} tab(s).", n("count")),
-        "reload_tabs" => format!("Reloaded {} tab(s).", n("count")),
-        "search_bookmarks" => format!("{} bookmark(s) found.", n("count")),
-        "search_history" => format!("{} history item(s) found.", n("count")),
-        "create_bookmark" => format!("Bookmarked '{}'.", title("bookmark")),
-        "web_search" => format!(
-            "Searched with {}.",
-            result.get("engine").and_then(Value::as_str).unwrap_or("?")
-        ),
-        other => format!("Done: {other}."),
-    }
-}
-
-/// What a query's results say, for the reply.
 /// At most this many pages are read for "group by topic".
 const MAX_TOPIC_PAGES: usize = 60;
 
@@ -939,54 +905,6 @@ async fn read_topics(
         .filter_map(|(id, page)| Some((id, crate::page::topic_text(&page.ok()?))))
         .filter(|(_, text)| !text.is_empty())
         .collect()
-}
-
-fn summarize(tool: &str, result: &Value) -> Option<String> {
-    let list = |key: &str| {
-        result
-            .get(key)
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default()
-    };
-    let titles = |items: &[Value]| {
-        items
-            .iter()
-            .take(5)
-            .map(|i| {
-                let t = i
-                    .get("title")
-                    .and_then(Value::as_str)
-                    .filter(|t| !t.is_empty());
-                let u = i.get("url").and_then(Value::as_str).unwrap_or("");
-                format!("'{}'", clip(t.unwrap_or(u), 60))
-            })
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    match tool {
-        "search_history" | "search_bookmarks" => {
-            let items = list(if tool == "search_history" {
-                "items"
-            } else {
-                "bookmarks"
-            });
-            Some(if items.is_empty() {
-                "none found.".into()
-            } else {
-                format!(
-                    "{}{}.",
-                    titles(&items),
-                    if items.len() > 5 {
-                        format!(" and {} more", items.len() - 5)
-                    } else {
-                        String::new()
-                    }
-                )
-            })
-        }
-        _ => None,
-    }
 }
 
 #[cfg(test)]
