@@ -279,7 +279,31 @@ pub fn always(words: &[String]) -> Vec<String> {
         return meant.iter().map(|m| m.to_string()).collect();
     }
     let words = replace_start(words, ALWAYS).unwrap_or_else(|| words.to_vec());
-    engine_at_end(replace_anywhere(&words, ALWAYS_WORDS))
+    bookmark_a_tab(engine_at_end(replace_anywhere(&words, ALWAYS_WORDS)))
+}
+
+/// "Bookmarks the Figma tab" for "bookmark the Figma tab": the "th" of
+/// "the" runs into "bookmark" as an "s", and the words searched the
+/// bookmarks for "figma tab". Nobody searches bookmarks for a tab: a
+/// first clause that starts with "bookmarks" and ends on "tab" bookmarks
+/// it, unless it says what to look for ("bookmarks about tabs").
+fn bookmark_a_tab(mut words: Vec<String>) -> Vec<String> {
+    // Whisper's commas are pauses, not clauses.
+    let clause: Vec<&str> = words
+        .iter()
+        .map(String::as_str)
+        .take_while(|w| *w != "and")
+        .filter(|w| *w != ",")
+        .collect();
+    let topic = ["about", "for", "on", "with", "called", "named"];
+    if clause.len() >= 3
+        && clause[0] == "bookmarks"
+        && !clause.iter().any(|w| topic.contains(w))
+        && clause.last().is_some_and(|w| ["tab", "tabs"].contains(w))
+    {
+        words[0] = "bookmark".into();
+    }
+    words
 }
 
 /// "Make the new group red" for "the news group": the "s" of a one-word
@@ -915,6 +939,12 @@ mod tests {
             w("look up tokio and wikipedia"),
             "look up tokio on wikipedia"
         );
+        assert_eq!(w("Bookmarks a year, tab"), "bookmark a year , tab");
+        assert_eq!(
+            w("bookmarks the figma tab and close it"),
+            "bookmark the figma tab and close it"
+        );
+        assert_eq!(w("bookmarks about tabs"), "bookmarks about tabs");
         assert_eq!(w("search for cats and dogs"), "search for cats and dogs");
         assert_eq!(
             w("close youtube and wikipedia"),

@@ -455,6 +455,22 @@ mod tests {
     }
 
     #[test]
+    fn bookmarks_heard_before_a_tab_bookmarks_it() {
+        let plan = spoken("Bookmarks the Slack tab.", None);
+        assert_eq!(tools(&plan), ["create_bookmark"]);
+        assert_eq!(plan.calls[0].args["tabId"], 2);
+        // Typed, and spoken about anything but a tab: a bookmark search.
+        assert_eq!(
+            tools(&plan_typed("bookmarks the slack tab")),
+            ["search_bookmarks"]
+        );
+        assert_eq!(
+            tools(&spoken("bookmarks about slack", None)),
+            ["search_bookmarks"]
+        );
+    }
+
+    #[test]
     fn only_the_audio_heard_again_answers_a_question() {
         assert_eq!(spoken("us", Some("yes")).special, Some(Special::Yes));
         assert_eq!(spoken("us", None).special, None);
