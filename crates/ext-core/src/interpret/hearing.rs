@@ -306,41 +306,6 @@ fn bookmark_a_tab(mut words: Vec<String>) -> Vec<String> {
     words
 }
 
-/// "Make the new group red" for "the news group": the "s" of a one-word
-/// group name runs into the "g" of "group", and Whisper writes a word that
-/// names no group. "the <word> group", where the word is no group's name
-/// but the word with an "s" is, names that group. So does a word that
-/// sounds exactly like one group's one-word name ("the Redding group" for
-/// the Reading group), where typed it would make a new group.
-pub fn group_names(words: &[String], state: &State) -> Vec<String> {
-    let titles: Vec<String> = state
-        .groups
-        .iter()
-        .map(|g| g.title.trim().to_lowercase())
-        .collect();
-    let is_group = |name: &str| titles.iter().any(|t| t == name);
-    let sounds_like = |name: &str| -> Option<&String> {
-        let mut alike = titles
-            .iter()
-            .filter(|t| !t.contains(' ') && sound_distance(name, t) == Some(0.0));
-        let only = alike.next();
-        only.filter(|_| alike.next().is_none())
-    };
-    let mut out = words.to_vec();
-    for i in 1..words.len().saturating_sub(1) {
-        let (the, name, group) = (&words[i - 1], &words[i], &words[i + 1]);
-        if the != "the" || group != "group" || is_group(name) {
-            continue;
-        }
-        if is_group(&format!("{name}s")) {
-            out[i] = format!("{name}s");
-        } else if let Some(title) = sounds_like(name) {
-            out[i] = title.clone();
-        }
-    }
-    out
-}
-
 /// "look up tokio and Wikipedia": a search that ends on a search engine
 /// after "and" (or "in", "an") is a search on it; Whisper hears the short
 /// "on" as those.
@@ -829,46 +794,6 @@ mod tests {
         assert!(!mends(&words("open docs.rs crd"), &state())
             .iter()
             .any(|m| m.len() == 2));
-    }
-
-    #[test]
-    fn a_group_name_that_lost_its_s_is_the_group() {
-        let w = |t: &str| group_names(&words(t), &state()).join(" ");
-        assert_eq!(w("make the new group red"), "make the news group red");
-        assert_eq!(
-            w("put the github tab in the new group"),
-            "put the github tab in the news group"
-        );
-        assert_eq!(
-            w("put this tab in a new group"),
-            "put this tab in a new group"
-        );
-        assert_eq!(w("make the blue group red"), "make the blue group red");
-    }
-
-    #[test]
-    fn a_word_that_sounds_exactly_like_a_group_is_the_group() {
-        let mut state = state();
-        state.groups[0].title = "Reading".into();
-        let w = |t: &str| group_names(&words(t), &state).join(" ");
-        assert_eq!(
-            w("add the amazon tab to the redding group"),
-            "add the amazon tab to the reading group"
-        );
-        assert_eq!(
-            w("collapse the raiding group"),
-            "collapse the reading group"
-        );
-        // Not a word that only sounds somewhat like it, nor "new".
-        assert_eq!(w("make the red group blue"), "make the red group blue");
-        assert_eq!(
-            w("put this tab in the new group"),
-            "put this tab in the new group"
-        );
-        assert_eq!(
-            w("collapse the reading group"),
-            "collapse the reading group"
-        );
     }
 
     #[test]

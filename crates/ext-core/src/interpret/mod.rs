@@ -13,6 +13,7 @@ pub mod parse;
 mod plan;
 mod resolve;
 pub mod sites;
+mod spoken_groups;
 pub mod text;
 
 use crate::error::ErrorCode;
@@ -173,7 +174,7 @@ pub fn plan_spoken(input: &str, guided: Option<&str>, state: &State, options: &O
 /// rewritten: systematic confusions, group names that lost their final
 /// "s", and spoken web addresses.
 fn spoken_words(input: &str, state: &State) -> Vec<String> {
-    let words = hearing::group_names(&hearing::always(&text::raw_words(input)), state);
+    let words = spoken_groups::group_names(&hearing::always(&text::raw_words(input)), state);
     addresses::mend(&words, state)
 }
 
