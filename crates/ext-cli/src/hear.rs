@@ -5,7 +5,6 @@
 //! the open tabs' names as the prompt. What it takes as a command then goes
 //! to the interpreter like a typed one (see `twctl hear`).
 
-use ext_core::error::ErrorCode;
 use ext_core::interpret::{self, Options};
 use ext_core::tab_state::State;
 use ext_core::vocabulary;
@@ -163,7 +162,7 @@ impl Ear {
 
 /// As the background page does with a command whose wake phrase was only
 /// likely: if the interpreter cannot place it (guided hearing included),
-/// nothing in the recording was for us.
+/// nothing in the recording was for us (see `Plan::is_room_talk`).
 pub fn drop_room_talk(hearing: &mut Hearing, state: &State) {
     let Some(command) = hearing.command.as_deref().filter(|_| hearing.wake_unsure) else {
         return;
@@ -174,7 +173,7 @@ pub fn drop_room_talk(hearing: &mut Hearing, state: &State) {
         state,
         &Options::default(),
     );
-    if plan.error == Some(ErrorCode::UnknownCommand) {
+    if plan.is_room_talk(hearing.wake_unsure) {
         hearing.command = None;
         hearing.wake = false;
         hearing.for_us = false;

@@ -26,8 +26,8 @@ pub enum Request {
         /// when `text` means nothing.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         guided: Option<String>,
-        /// Spoken: the wake phrase was found only by its forced score
-        /// (see `worker::CommandHeard::wake_unsure`).
+        /// Spoken: the wake phrase was only likely (see
+        /// `worker::CommandHeard::wake_unsure`).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         wake_unsure: bool,
     },

@@ -304,9 +304,10 @@ pub struct CommandHeard {
     pub text: String,
     #[serde(flatten)]
     pub heard: Heard,
-    /// The wake phrase is not in the transcript: forcing it on the start
-    /// of the audio found it ("Hey Philova, are you coming tonight?"
-    /// fits "Hey fox" well enough). Such an utterance is taken for us only
+    /// The wake phrase was only likely: not in the transcript but found
+    /// by forcing it on the start of the audio, or spelled otherwise
+    /// when the utterance was heard again for the command ("Hey Philova,
+    /// are you coming tonight?"). Such an utterance is taken for us only
     /// if the interpreter can place the command: else it was room talk,
     /// and nothing is answered, cancelled or asked of a language model.
     #[serde(skip_serializing_if = "std::ops::Not::not")]

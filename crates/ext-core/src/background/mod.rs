@@ -12,7 +12,7 @@ pub use describe::describe;
 use describe::summarize;
 
 use crate::browser::Browser;
-use crate::error::{ErrorCode, ToolError, ToolResult};
+use crate::error::{ToolError, ToolResult};
 use crate::interpret::{self, Plan, Special};
 use crate::log::book::{self, LogIndex, LogWrite};
 use crate::log::{compacted, LogBook, LogEntry, LoggedCall, Retention};
@@ -363,8 +363,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
         } else {
             interpret::plan(text, &state, &self.options())
         };
-        let wake_unsure = heard.is_some_and(|h| h.wake_unsure);
-        if wake_unsure && plan.error == Some(ErrorCode::UnknownCommand) {
+        if plan.is_room_talk(heard.is_some_and(|h| h.wake_unsure)) {
             // Room talk that only sounded as if it began with the wake
             // phrase: as if unheard (not logged, nothing cancelled).
             self.pending.replace(pending);

@@ -295,10 +295,11 @@ fn bookmark_a_tab(mut words: Vec<String>) -> Vec<String> {
         .take_while(|w| *w != "and")
         .filter(|w| *w != ",")
         .collect();
-    let topic = ["about", "for", "on", "with", "called", "named"];
     if clause.len() >= 3
         && clause[0] == "bookmarks"
-        && !clause.iter().any(|w| topic.contains(w))
+        && !clause
+            .iter()
+            .any(|w| parse::bookmarks::TOPIC_WORDS.contains(w))
         && clause.last().is_some_and(|w| ["tab", "tabs"].contains(w))
     {
         words[0] = "bookmark".into();

@@ -71,6 +71,15 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// Whether these spoken words were room talk after all: their wake
+    /// phrase was only likely (see
+    /// `ext_protocol::worker::CommandHeard::wake_unsure`) and no command
+    /// can be placed in them. The background page and `twctl hear` judge
+    /// by this one rule.
+    pub fn is_room_talk(&self, wake_unsure: bool) -> bool {
+        wake_unsure && self.error == Some(ErrorCode::UnknownCommand)
+    }
+
     fn failed(code: ErrorCode, reply: String) -> Plan {
         Plan {
             calls: Vec::new(),

@@ -19,6 +19,19 @@ pub const PHRASES: &[&str] = &[
     "bookmark all tabs",
 ];
 
+/// Words that say what a bookmark search looks for ("bookmarks about
+/// cooking").
+pub const TOPIC_WORDS: &[&str] = &[
+    "about",
+    "for",
+    "on",
+    "with",
+    "regarding",
+    "called",
+    "named",
+    "mentioning",
+];
+
 pub fn parse(w: Words) -> Parsed {
     Ok(bookmarks(w))
 }
@@ -71,19 +84,7 @@ fn bookmarks(w: Words) -> Option<Intent> {
             .position(|x| x == "bookmark" || x == "bookmarks")
             .unwrap_or(0);
         let mut topic: Vec<String> = w[at + 1..].to_vec();
-        if let Some(i) = topic.iter().position(|x| {
-            [
-                "about",
-                "for",
-                "on",
-                "with",
-                "regarding",
-                "called",
-                "named",
-                "mentioning",
-            ]
-            .contains(&x.as_str())
-        }) {
+        if let Some(i) = topic.iter().position(|x| TOPIC_WORDS.contains(&x.as_str())) {
             topic = topic.split_off(i + 1);
         } else if topic.is_empty() {
             // "find cooking bookmarks"

@@ -7,7 +7,7 @@
 //! splitting ("close youtube and mute the rest") uses the union of the
 //! families' verbs.
 
-mod bookmarks;
+pub(super) mod bookmarks;
 mod browse;
 mod close;
 mod confirm;
