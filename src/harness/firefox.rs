@@ -358,6 +358,7 @@ impl Firefox {
             spoken: false,
             guided: None,
             wake_unsure: false,
+            by_wake_phrase: false,
         })
     }
 

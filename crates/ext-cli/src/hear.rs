@@ -5,7 +5,7 @@
 //! the open tabs' names as the prompt. What it takes as a command then goes
 //! to the interpreter like a typed one (see `twctl hear`).
 
-use ext_core::interpret::{self, Options};
+use ext_core::interpret::{self, Addressed, Options};
 use ext_core::tab_state::State;
 use ext_core::vocabulary;
 use ext_protocol::settings::ListenSettings;
@@ -57,6 +57,10 @@ pub struct Hearing {
     /// `CommandHeard::wake_unsure`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub wake_unsure: bool,
+    /// Taken after the wake phrase, not as after the mic button (`--listen
+    /// active`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub by_wake_phrase: bool,
     /// Milliseconds spent, summed over utterances.
     #[serde(skip)]
     pub timings: Timings,
@@ -160,11 +164,14 @@ impl Ear {
     }
 }
 
-/// As the background page does with a command whose wake phrase was only
-/// likely: if the interpreter cannot place it (guided hearing included),
-/// nothing in the recording was for us (see `Plan::is_room_talk`).
+/// As the background page does with a spoken command the interpreter
+/// cannot place (guided hearing included), with no language model set up:
+/// if its wake phrase was only likely, or it came after the wake phrase
+/// (not the mic button) and names nothing of the tabs, nothing in the
+/// recording was for us (see `Plan::is_room_talk`). A wake phrase heard
+/// as written stays heard.
 pub fn drop_room_talk(hearing: &mut Hearing, state: &State) {
-    let Some(command) = hearing.command.as_deref().filter(|_| hearing.wake_unsure) else {
+    let Some(command) = hearing.command.as_deref() else {
         return;
     };
     let plan = interpret::plan_spoken(
@@ -173,9 +180,14 @@ pub fn drop_room_talk(hearing: &mut Hearing, state: &State) {
         state,
         &Options::default(),
     );
-    if plan.is_room_talk(hearing.wake_unsure) {
+    let addressed = Addressed {
+        wake_unsure: hearing.wake_unsure,
+        by_wake_phrase: hearing.by_wake_phrase,
+        model_set_up: false,
+    };
+    if plan.is_room_talk(command, state, addressed) {
         hearing.command = None;
-        hearing.wake = false;
+        hearing.wake &= !hearing.wake_unsure;
         hearing.for_us = false;
     }
 }
@@ -222,6 +234,7 @@ pub fn judge(events: &[FromWorker], listen: Listen) -> Hearing {
                 if h.command.is_none() {
                     h.command = Some(c.text.clone());
                     h.wake_unsure = c.wake_unsure;
+                    h.by_wake_phrase = c.by_wake_phrase;
                 }
                 // While waiting for the wake word, a command means it was
                 // heard ("hey fox, close …" in one breath).

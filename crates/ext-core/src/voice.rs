@@ -60,6 +60,8 @@ pub enum Effect {
         event: Value,
         /// See [`ext_protocol::worker::CommandHeard::wake_unsure`].
         wake_unsure: bool,
+        /// See [`ext_protocol::worker::CommandHeard::by_wake_phrase`].
+        by_wake_phrase: bool,
     },
     /// A desktop notification.
     Notify(String),
@@ -338,6 +340,7 @@ impl Coordinator {
                     text: command.text,
                     event: message,
                     wake_unsure: command.wake_unsure,
+                    by_wake_phrase: command.by_wake_phrase,
                 }]
             }
             FromWorker::Error { .. } => {
@@ -549,12 +552,16 @@ mod tests {
         let mut heard = CommandHeard {
             text: "are you coming tonight".into(),
             wake_unsure: true,
+            by_wake_phrase: true,
             ..Default::default()
         };
         heard.heard.heard = "Hey Philova, are you coming tonight?".into();
         let effects = c.on_event(WorkerRole::Listen, FromWorker::Command(heard), 2.0);
         let [Effect::RunCommand {
-            event, wake_unsure, ..
+            event,
+            wake_unsure,
+            by_wake_phrase,
+            ..
         }] = effects.as_slice()
         else {
             panic!("{effects:?}");
@@ -563,6 +570,7 @@ mod tests {
             *wake_unsure,
             "the background is told the wake was only likely"
         );
+        assert!(*by_wake_phrase, "and that it came by the wake phrase");
         let effects = c.command_answered(event.clone(), &CommandAnswer::not_for_us(), 3.0);
         assert!(!effects.iter().any(|e| matches!(e, Effect::Notify(_))));
         let shown = broadcasts(&effects);

@@ -729,7 +729,9 @@ fn settings_apply_at_once_persist_and_refuse_bad_values() {
 /// A spoken command whose wake phrase was only likely ("Hey Philova, are
 /// you coming tonight?") and that the interpreter cannot place was room
 /// talk: nothing is answered or logged, and a question waiting for "yes"
-/// still waits. A command it can place runs as any other.
+/// still waits. So were words after the wake phrase that name nothing of
+/// the tabs, but not after the mic button. A command it can place runs as
+/// any other.
 #[test]
 fn room_talk_after_a_likely_wake_phrase_is_not_for_us() {
     let fixture = Fixture::new();
@@ -751,14 +753,26 @@ fn room_talk_after_a_likely_wake_phrase_is_not_for_us() {
     assert_eq!(log_len(&fixture), logged);
     assert_eq!(fixture.state(), before);
 
-    // The same words after the wake phrase as written are for us: like
-    // any command but "yes", they cancel the question…
-    let said = json!({"type": "command", "text": "are you coming tonight", "spoken": true});
-    let answer = fixture.send(said.clone());
+    // After the wake phrase as written, with no language model set up,
+    // words that name nothing of the tabs are room talk too…
+    let said = json!({"type": "command", "text": "are you coming tonight",
+                      "spoken": true, "by_wake_phrase": true});
+    let answer = fixture.send(said);
+    assert_eq!(answer["not_for_us"], true, "{answer}");
+    assert_eq!(log_len(&fixture), logged);
+
+    // …but words that name a tab, or any words after the mic button, are
+    // for us: like any command but "yes", they cancel the question…
+    let by_hand = json!({"type": "command", "text": "are you coming tonight", "spoken": true});
+    let answer = fixture.send(by_hand.clone());
     assert_eq!(answer["cancelled"], true, "{answer}");
     assert!(answer.get("not_for_us").is_none(), "{answer}");
     // …and, with none waiting, are answered.
-    let answer = fixture.send(said);
+    let answer = fixture.send(by_hand);
+    assert_eq!(answer["error"]["code"], "UNKNOWN_COMMAND", "{answer}");
+    let named = json!({"type": "command", "text": "frobnicate the tabs",
+                       "spoken": true, "by_wake_phrase": true});
+    let answer = fixture.send(named);
     assert_eq!(answer["error"]["code"], "UNKNOWN_COMMAND", "{answer}");
     let yes = fixture.send(json!({"type": "command", "text": "yes"}));
     assert_eq!(yes["error"]["code"], "INVALID_ARGS", "{yes}");

@@ -19,6 +19,7 @@ pub fn message_for(line: &str) -> Result<Option<Request>, String> {
             spoken: false,
             guided: None,
             wake_unsure: false,
+            by_wake_phrase: false,
         }));
     };
     let (name, args) = match rest.find(|c: char| c.is_whitespace()) {

@@ -30,6 +30,10 @@ pub enum Request {
         /// `worker::CommandHeard::wake_unsure`).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         wake_unsure: bool,
+        /// Spoken after the wake phrase (see
+        /// `worker::CommandHeard::by_wake_phrase`).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        by_wake_phrase: bool,
     },
     /// Reverts the newest change, or the one named.
     Undo {

@@ -312,6 +312,12 @@ pub struct CommandHeard {
     /// and nothing is answered, cancelled or asked of a language model.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub wake_unsure: bool,
+    /// Taken after the wake phrase, not the mic button or the keyboard
+    /// shortcut (nor with the wake word turned off): maybe not said to us,
+    /// so with no language model set up, words that name nothing of the
+    /// tabs are room talk (see `ext_core::interpret::Plan::is_room_talk`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub by_wake_phrase: bool,
     /// "command" when the command model's worker transcribed it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,

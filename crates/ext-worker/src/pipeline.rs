@@ -136,6 +136,8 @@ struct Job {
     early: bool,
     /// See [`CommandHeard::wake_unsure`].
     wake_unsure: bool,
+    /// See [`CommandHeard::by_wake_phrase`].
+    by_wake_phrase: bool,
 }
 
 /// A command's utterance as it will be if the closing pause ends with no
@@ -537,7 +539,7 @@ impl Pipeline {
             _ => ForcedWake::No,
         };
         if forced != ForcedWake::No {
-            outcome = self.session.trigger(self.speech_started_ms);
+            outcome = self.session.wake(self.speech_started_ms);
         }
         self.listen();
         let wake_with_more = passive
@@ -769,6 +771,7 @@ impl Pipeline {
             prompt: self.vocabulary.clone(),
             early: false,
             wake_unsure: false,
+            by_wake_phrase: self.session.by_wake_phrase(),
         };
         (job, message)
     }
@@ -867,6 +870,7 @@ impl Pipeline {
         let mut message = self.outcome_message(outcome, heard);
         if let FromWorker::Command(command) = &mut message {
             command.wake_unsure = job.wake_unsure;
+            command.by_wake_phrase = job.by_wake_phrase;
             command.model = Some("command".into());
             command.command_memory_bytes = reply.memory_bytes;
         }
@@ -903,6 +907,7 @@ impl Pipeline {
             Outcome::Command(text) => FromWorker::Command(CommandHeard {
                 text,
                 heard,
+                by_wake_phrase: self.session.by_wake_phrase(),
                 ..Default::default()
             }),
             Outcome::Wake => FromWorker::Wake {

@@ -34,6 +34,9 @@ pub enum Outcome {
 pub struct VoiceSession {
     settings: VoiceSettings,
     mode: Mode,
+    /// The latest command was asked for by the wake phrase, not by the mic
+    /// button or the keyboard shortcut.
+    by_wake_phrase: bool,
 }
 
 impl VoiceSession {
@@ -41,6 +44,7 @@ impl VoiceSession {
         Self {
             settings,
             mode: Mode::Passive,
+            by_wake_phrase: false,
         }
     }
 
@@ -67,7 +71,24 @@ impl VoiceSession {
     /// The mic button or the keyboard shortcut: listen for a command now.
     pub fn trigger(&mut self, now_ms: f64) -> Outcome {
         self.activate(now_ms);
+        self.by_wake_phrase = false;
         Outcome::Wake
+    }
+
+    /// The wake phrase, found in the audio though not in the transcript:
+    /// listen for a command now, as after the phrase written.
+    pub fn wake(&mut self, now_ms: f64) -> Outcome {
+        self.activate(now_ms);
+        self.by_wake_phrase = true;
+        Outcome::Wake
+    }
+
+    /// Whether the command being taken, or the latest one taken, was asked
+    /// for by the wake phrase, which may have been someone else's words,
+    /// rather than by hand ([`VoiceSession::trigger`]) or with the wake
+    /// word turned off (every utterance is then meant as a command).
+    pub fn by_wake_phrase(&self) -> bool {
+        self.by_wake_phrase && self.settings.wake_word_enabled
     }
 
     /// Back to waiting for the wake word (listening turned off, or the
@@ -97,6 +118,9 @@ impl VoiceSession {
         }
         let after_wake = strip_wake(&words, &self.settings.wake_phrase);
         if !self.expects_command() {
+            if after_wake.is_some() {
+                self.by_wake_phrase = true;
+            }
             return match after_wake {
                 None => Outcome::Ignore,
                 Some(rest) if rest.is_empty() => {
@@ -409,6 +433,35 @@ mod tests {
         assert_eq!(s.mode(), Mode::Passive);
         // Passive again: talk without the wake word is not for us.
         assert_eq!(s.heard("close all the tabs", 6_000.0), Outcome::Ignore);
+    }
+
+    #[test]
+    fn a_command_after_the_wake_phrase_is_told_from_one_asked_for_by_hand() {
+        let mut s = session();
+        s.trigger(0.0);
+        s.heard("are you coming", 1_000.0);
+        assert!(!s.by_wake_phrase(), "after the mic button");
+        assert_eq!(
+            s.heard("hey fox, are you coming", 2_000.0),
+            Outcome::Command("are you coming".into())
+        );
+        assert!(s.by_wake_phrase(), "in one breath with the wake phrase");
+        s.trigger(3_000.0);
+        assert_eq!(s.heard("hey fox", 4_000.0), Outcome::Wake);
+        s.heard("mute this", 5_000.0);
+        assert!(
+            !s.by_wake_phrase(),
+            "the phrase again after the button changes nothing"
+        );
+        // The phrase found by its forced score is the phrase.
+        assert_eq!(s.wake(6_000.0), Outcome::Wake);
+        assert!(s.by_wake_phrase());
+        // With the wake word off, every utterance is meant as a command.
+        s.set_settings(VoiceSettings {
+            wake_word_enabled: false,
+            ..s.settings().clone()
+        });
+        assert!(!s.by_wake_phrase());
     }
 
     #[test]

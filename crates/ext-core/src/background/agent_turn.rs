@@ -49,14 +49,20 @@ impl<B: Browser, S: Storage> Background<B, S> {
         }
     }
 
+    /// Whether a language model is chosen and can be reached: open-ended
+    /// requests are then its to take.
+    pub(super) fn model_set_up(&self) -> bool {
+        self.settings.borrow().llm.provider != "off" && self.transport.borrow().is_some()
+    }
+
     /// The words to give the language model, if this request goes to it:
     /// "ask the AI …", every request in "always" mode, and in "fallback"
     /// mode what the interpreter could not place.
     pub(super) fn for_model<'t>(&self, text: &'t str, plan: &Plan) -> Option<&'t str> {
-        let settings = self.settings.borrow();
-        if settings.llm.provider == "off" || self.transport.borrow().is_none() {
+        if !self.model_set_up() {
             return None;
         }
+        let settings = self.settings.borrow();
         if let Some(rest) = agent::forced(text) {
             return Some(rest);
         }

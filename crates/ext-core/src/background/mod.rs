@@ -13,7 +13,7 @@ use describe::summarize;
 
 use crate::browser::Browser;
 use crate::error::{ToolError, ToolResult};
-use crate::interpret::{self, Plan, Special};
+use crate::interpret::{self, Addressed, Plan, Special};
 use crate::log::book::{self, LogIndex, LogWrite};
 use crate::log::{compacted, LogBook, LogEntry, LoggedCall, Retention};
 use crate::scope::{self, Scoped};
@@ -56,6 +56,9 @@ pub struct Heard<'a> {
     /// The wake phrase was only likely (see
     /// [`ext_protocol::worker::CommandHeard::wake_unsure`]).
     pub wake_unsure: bool,
+    /// Asked for by the wake phrase (see
+    /// [`ext_protocol::worker::CommandHeard::by_wake_phrase`]).
+    pub by_wake_phrase: bool,
 }
 
 pub struct Background<B, S> {
@@ -183,10 +186,12 @@ impl<B: Browser, S: Storage> Background<B, S> {
                 spoken,
                 guided,
                 wake_unsure,
+                by_wake_phrase,
             } => {
                 let heard = spoken.then_some(Heard {
                     guided: guided.as_deref(),
                     wake_unsure,
+                    by_wake_phrase,
                 });
                 to_json(&self.run_command_as(&text, heard).await)
             }
@@ -363,9 +368,18 @@ impl<B: Browser, S: Storage> Background<B, S> {
         } else {
             interpret::plan(text, &state, &self.options())
         };
-        if plan.is_room_talk(heard.is_some_and(|h| h.wake_unsure)) {
+        let room_talk = heard.is_some_and(|h| {
+            let addressed = Addressed {
+                wake_unsure: h.wake_unsure,
+                by_wake_phrase: h.by_wake_phrase,
+                model_set_up: self.model_set_up(),
+            };
+            plan.is_room_talk(text, &state, addressed)
+        });
+        if room_talk {
             // Room talk that only sounded as if it began with the wake
-            // phrase: as if unheard (not logged, nothing cancelled).
+            // phrase, or named nothing of the tabs after it: as if unheard
+            // (not logged, nothing cancelled, no notification).
             self.pending.replace(pending);
             return CommandAnswer::not_for_us();
         }

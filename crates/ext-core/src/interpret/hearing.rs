@@ -247,7 +247,7 @@ pub fn sure_mend(words: &[String], state: &State) -> Option<Vec<String>> {
 /// 5 from "youtube".
 const SPELLED_CLOSER: usize = 2;
 
-fn command_words_mended(words: &[String], names: &[String]) -> Vec<String> {
+pub(super) fn command_words_mended(words: &[String], names: &[String]) -> Vec<String> {
     glued_verbs(&and_verbs(&phrases(&tab_words(&verb(words)))), names)
 }
 
@@ -530,7 +530,7 @@ fn tab_words(words: &[String]) -> Vec<String> {
 }
 
 /// One-word names of the open tabs' sites and groups (how people say them).
-fn names(state: &State) -> Vec<String> {
+pub(super) fn names(state: &State) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     let mut add = |name: &str| {
         let name = name.to_lowercase();
@@ -575,7 +575,7 @@ fn names(state: &State) -> Vec<String> {
 /// sounds like it, closest first: a sound key may be one edit off for four
 /// to six sounds, two for seven or more, none when shorter ("jithab" and
 /// "github", "yira" and "jira" are near; "slack" and "stack" are not).
-fn by_sound(words: &[String], names: &[String]) -> Vec<(f32, Vec<String>)> {
+pub(super) fn by_sound(words: &[String], names: &[String]) -> Vec<(f32, Vec<String>)> {
     let mut found: Vec<(f32, Vec<String>)> = Vec::new();
     for start in 0..words.len() {
         for len in 1..=3.min(words.len() - start) {

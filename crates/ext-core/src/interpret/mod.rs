@@ -12,6 +12,7 @@ mod hearing;
 pub mod parse;
 mod plan;
 mod resolve;
+mod room_talk;
 pub mod sites;
 mod spoken_groups;
 pub mod text;
@@ -52,6 +53,19 @@ pub enum Special {
     No,
 }
 
+/// How spoken words reached us, to tell a command from room talk.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Addressed {
+    /// The wake phrase was only likely (see
+    /// `ext_protocol::worker::CommandHeard::wake_unsure`).
+    pub wake_unsure: bool,
+    /// After the wake phrase, which may have been someone else's words
+    /// (not the mic button or the keyboard shortcut).
+    pub by_wake_phrase: bool,
+    /// A language model takes what the interpreter cannot place.
+    pub model_set_up: bool,
+}
+
 /// What a command comes to, before anything runs.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Plan {
@@ -71,13 +85,18 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// Whether these spoken words were room talk after all: their wake
-    /// phrase was only likely (see
-    /// `ext_protocol::worker::CommandHeard::wake_unsure`) and no command
-    /// can be placed in them. The background page and `twctl hear` judge
-    /// by this one rule.
-    pub fn is_room_talk(&self, wake_unsure: bool) -> bool {
-        wake_unsure && self.error == Some(ErrorCode::UnknownCommand)
+    /// Whether these spoken words, planned from `heard`, were room talk
+    /// after all: no command can be placed in them, and either their wake
+    /// phrase was only likely, or they came after the wake phrase with no
+    /// language model to take open-ended requests and name nothing a
+    /// command is about (see [`room_talk::names_nothing`]). The background
+    /// page and `twctl hear` judge by this one rule.
+    pub fn is_room_talk(&self, heard: &str, state: &State, addressed: Addressed) -> bool {
+        let unplaced = self.error == Some(ErrorCode::UnknownCommand);
+        let maybe_someone_elses = addressed.by_wake_phrase && !addressed.model_set_up;
+        unplaced
+            && (addressed.wake_unsure
+                || (maybe_someone_elses && room_talk::names_nothing(heard, state)))
     }
 
     fn failed(code: ErrorCode, reply: String) -> Plan {
@@ -379,6 +398,41 @@ mod tests {
             ],
         }))
         .unwrap()
+    }
+
+    #[test]
+    fn words_naming_nothing_after_the_wake_phrase_are_room_talk_without_a_model() {
+        let talk = "let's get started with the stand up";
+        let plan = spoken(talk, None);
+        let after_wake = Addressed {
+            by_wake_phrase: true,
+            ..Addressed::default()
+        };
+        assert!(plan.is_room_talk(talk, &state(), after_wake));
+        let unsure = Addressed {
+            wake_unsure: true,
+            model_set_up: true,
+            ..after_wake
+        };
+        assert!(plan.is_room_talk(talk, &state(), unsure));
+        // Surely said to us: the mic button, or a model to take it.
+        for sure in [
+            Addressed {
+                by_wake_phrase: false,
+                ..after_wake
+            },
+            Addressed {
+                model_set_up: true,
+                ..after_wake
+            },
+        ] {
+            assert!(!plan.is_room_talk(talk, &state(), sure), "{sure:?}");
+        }
+        // Words that name a tab, or a command that can be placed, are for us.
+        let named = "frobnicate the slack tab";
+        assert!(!spoken(named, None).is_room_talk(named, &state(), after_wake));
+        let placed = "mute youtube";
+        assert!(!spoken(placed, None).is_room_talk(placed, &state(), unsure));
     }
 
     fn spoken(heard: &str, guided: Option<&str>) -> Plan {

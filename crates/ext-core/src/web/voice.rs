@@ -187,6 +187,7 @@ impl Voice {
                     text,
                     mut event,
                     wake_unsure,
+                    by_wake_phrase,
                 } => {
                     let me = self.clone();
                     spawn_local(async move {
@@ -197,6 +198,7 @@ impl Voice {
                         let heard = Heard {
                             guided: guided.as_deref(),
                             wake_unsure,
+                            by_wake_phrase,
                         };
                         let answer = me.background.run_command_as(&text, Some(heard)).await;
                         let effects = me.coordinator.borrow_mut().command_answered(

@@ -46,6 +46,7 @@ pub fn render_entry(view: &EntryView) -> Element {
                     spoken: false,
                     guided: None,
                     wake_unsure: false,
+                    by_wake_phrase: false,
                 }));
             });
             let _ = li.append_child(&button);

@@ -102,6 +102,7 @@ fn voice_event(event: &Value) {
                 spoken: true,
                 guided: event["guided"].as_str().map(str::to_string),
                 wake_unsure: false,
+                by_wake_phrase: false,
             };
             show_answer(&request, &event["answer"]);
         }
