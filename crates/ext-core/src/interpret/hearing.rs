@@ -279,7 +279,39 @@ pub fn always(words: &[String]) -> Vec<String> {
         return meant.iter().map(|m| m.to_string()).collect();
     }
     let words = replace_start(words, ALWAYS).unwrap_or_else(|| words.to_vec());
-    bookmark_a_tab(engine_at_end(replace_anywhere(&words, ALWAYS_WORDS)))
+    let words = engine_by_sound(engine_at_end(replace_anywhere(&words, ALWAYS_WORDS)));
+    bookmark_a_tab(words)
+}
+
+/// "search with kipedia for borrow checker": a search whose words between
+/// "search" and "for" name no engine but sound like one searches it.
+/// Whisper splits a name it does not know into words that sound like it
+/// ("with kipedia"), as it does the tabs' names; as with those, the words
+/// together are matched by their sound key. Only there: words between
+/// "search" and "for" are never the query.
+fn engine_by_sound(mut words: Vec<String>) -> Vec<String> {
+    let Some(for_at) = words.iter().position(|w| w == "for") else {
+        return words;
+    };
+    if words[0] != "search" || !(2..=4).contains(&for_at) {
+        return words;
+    }
+    let span = &words[1..for_at];
+    if span
+        .iter()
+        .any(|w| parse::search::ENGINE_WORDS.contains(&w.as_str()))
+    {
+        return words;
+    }
+    let heard = span.concat();
+    let engine = parse::search::ENGINE_WORDS
+        .iter()
+        .filter_map(|e| Some((sound_distance(&heard, e)?, *e)))
+        .min_by(|a, b| a.0.total_cmp(&b.0));
+    if let Some((_, engine)) = engine {
+        words.splice(1..for_at, [engine.to_string()]);
+    }
+    words
 }
 
 /// "Bookmarks the Figma tab" for "bookmark the Figma tab": the "th" of
@@ -872,6 +904,15 @@ mod tests {
         );
         assert_eq!(w("bookmarks about tabs"), "bookmarks about tabs");
         assert_eq!(w("search for cats and dogs"), "search for cats and dogs");
+        assert_eq!(
+            w("search with kipedia for borrow checker"),
+            "search wikipedia for borrow checker"
+        );
+        assert_eq!(
+            w("search the web for borrow checker"),
+            "search the web for borrow checker"
+        );
+        assert_eq!(w("search my tabs for rust"), "search my tabs for rust");
         assert_eq!(
             w("close youtube and wikipedia"),
             "close youtube and wikipedia"
