@@ -303,15 +303,23 @@ fn engine_by_sound(mut words: Vec<String>) -> Vec<String> {
     {
         return words;
     }
-    let heard = span.concat();
-    let engine = parse::search::ENGINE_WORDS
-        .iter()
-        .filter_map(|e| Some((sound_distance(&heard, e)?, *e)))
-        .min_by(|a, b| a.0.total_cmp(&b.0));
-    if let Some((_, engine)) = engine {
+    let engines = parse::search::ENGINE_WORDS.iter().copied();
+    if let Some(engine) = closest_by_sound(&span.concat(), engines) {
         words.splice(1..for_at, [engine.to_string()]);
     }
     words
+}
+
+/// Of `words`, the one `heard` sounds most like, if any is near enough
+/// (see [`sound_distance`]).
+fn closest_by_sound(
+    heard: &str,
+    words: impl Iterator<Item = &'static str>,
+) -> Option<&'static str> {
+    words
+        .filter_map(|w| Some((sound_distance(heard, w)?, w)))
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, w)| w)
 }
 
 /// "Bookmarks the Figma tab" for "bookmark the Figma tab": the "th" of
@@ -510,10 +518,7 @@ fn inflections(verb: &str) -> impl Iterator<Item = String> {
 /// [`VERBS`]: run together, "endu that" would sound like "undo" too.)
 fn verb_by_sound(words: &[String]) -> Option<Vec<String>> {
     first_word_as_verb(words, |first| {
-        let (_, verb) = parse::command_verbs()
-            .filter_map(|v| Some((sound_distance(first, v)?, v)))
-            .min_by(|a, b| a.0.total_cmp(&b.0))?;
-        Some(verb)
+        closest_by_sound(first, parse::command_verbs())
     })
 }
 
@@ -747,18 +752,16 @@ mod tests {
     use crate::interpret::text::words;
 
     fn state() -> State {
-        let tab = |id: i64, url: &str| serde_json::json!({"id": id, "windowId": 1, "index": id, "url": url, "title": ""});
-        serde_json::from_value(serde_json::json!({
-            "tabs": [
-                tab(1, "https://github.com/tokio-rs/tokio"),
-                tab(2, "https://acme.atlassian.net/jira/software"),
-                tab(3, "https://open.spotify.com/playlist/1"),
-                tab(4, "https://mail.google.com/mail/u/0/"),
-                tab(5, "https://app.slack.com/client/T1"),
+        crate::interpret::test_state::tabs(
+            &[
+                ("https://github.com/tokio-rs/tokio", ""),
+                ("https://acme.atlassian.net/jira/software", ""),
+                ("https://open.spotify.com/playlist/1", ""),
+                ("https://mail.google.com/mail/u/0/", ""),
+                ("https://app.slack.com/client/T1", ""),
             ],
-            "groups": [{"id": 7, "windowId": 1, "title": "News", "color": "blue"}],
-        }))
-        .unwrap()
+            &["News"],
+        )
     }
 
     fn first(text: &str) -> String {

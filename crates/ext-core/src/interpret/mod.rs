@@ -15,6 +15,8 @@ mod resolve;
 mod room_talk;
 pub mod sites;
 mod spoken_groups;
+#[cfg(test)]
+mod test_state;
 pub mod text;
 
 use crate::error::ErrorCode;
@@ -390,14 +392,13 @@ mod tests {
     use super::*;
 
     fn state() -> State {
-        let tab = |id: i64, url: &str, title: &str| serde_json::json!({"id": id, "windowId": 1, "index": id, "url": url, "title": title});
-        serde_json::from_value(serde_json::json!({
-            "tabs": [
-                tab(1, "https://www.youtube.com/watch?v=1", "Dogs - YouTube"),
-                tab(2, "https://app.slack.com/client/T1", "general - Slack"),
+        test_state::tabs(
+            &[
+                ("https://www.youtube.com/watch?v=1", "Dogs - YouTube"),
+                ("https://app.slack.com/client/T1", "general - Slack"),
             ],
-        }))
-        .unwrap()
+            &[],
+        )
     }
 
     #[test]
@@ -550,13 +551,8 @@ mod tests {
 
     #[test]
     fn a_name_sounding_exactly_like_one_tab_is_not_heard_again() {
-        let tab = |id: i64, url: &str| serde_json::json!({"id": id, "windowId": 1, "index": id, "url": url, "title": "t"});
-        let with = |second: &str| -> State {
-            serde_json::from_value(serde_json::json!({
-                "tabs": [tab(1, "https://github.com/x/y"), tab(2, second)],
-            }))
-            .unwrap()
-        };
+        let with =
+            |second: &str| test_state::tabs(&[("https://github.com/x/y", "t"), (second, "t")], &[]);
         let options = Options::default();
         let heard = "switch to the jithup tab";
         // "jithup" sounds just like GitHub and like no other open site.

@@ -79,16 +79,17 @@ mod tests {
     use super::*;
 
     fn state() -> State {
-        let tab = |id: i64, url: &str, title: &str| serde_json::json!({"id": id, "windowId": 1, "index": id, "url": url, "title": title});
-        serde_json::from_value(serde_json::json!({
-            "tabs": [
-                tab(1, "https://mail.google.com/mail/u/0/", "Inbox - Gmail"),
-                tab(2, "https://acme.atlassian.net/jira/software", "Sprint board - Jira"),
-                tab(3, "https://github.com/tokio-rs/tokio", "tokio-rs/tokio"),
+        crate::interpret::test_state::tabs(
+            &[
+                ("https://mail.google.com/mail/u/0/", "Inbox - Gmail"),
+                (
+                    "https://acme.atlassian.net/jira/software",
+                    "Sprint board - Jira",
+                ),
+                ("https://github.com/tokio-rs/tokio", "tokio-rs/tokio"),
             ],
-            "groups": [{"id": 7, "windowId": 1, "title": "News", "color": "blue"}],
-        }))
-        .unwrap()
+            &["News"],
+        )
     }
 
     #[test]
