@@ -178,7 +178,8 @@ impl Recording {
 
 /// A recording's file name: its number, voice, rate and noise, and a
 /// digest of all it says and how, so that a corpus generated before the
-/// lines changed is never taken for the new one.
+/// lines changed, or by an older way of saying them ([`SAID_BY`]), is
+/// never taken for the new one.
 pub fn file_name(
     id: usize,
     voice: &str,
@@ -189,13 +190,17 @@ pub fn file_name(
 ) -> String {
     let noise = snr_db.map(|s| format!("-snr{s}")).unwrap_or_default();
     // FNV-1a: stable across Rust versions and machines, unlike `Hash`.
-    let digest = format!("{voice}|{rate}|{noise}|{kind:?}|{said}")
+    let digest = format!("{SAID_BY}|{voice}|{rate}|{noise}|{kind:?}|{said}")
         .bytes()
         .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
             (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
         });
     format!("{id:03}-{voice}-{rate}{noise}-{:08x}.wav", digest as u32)
 }
+
+/// How recordings are made, in file names' digests: changed whenever the
+/// same lines would come out as other samples.
+const SAID_BY: &str = "sox-repeatable";
 
 /// Every fifth recording: the subset the decoding schemes are charted on.
 const SUBSET_EVERY: usize = 5;
@@ -344,7 +349,12 @@ pub fn synthesize(r: &Recording, dir: &Path) -> Result<PathBuf, String> {
         let native = work.join(format!("{name}.native.wav"));
         voice.say(text, &native)?;
         let resampled = work.join(format!("{name}.wav"));
+        // -R: sox dithers its 16-bit output with noise seeded afresh on
+        // every run, so the same recording differed by a bit here and
+        // there each time it was said, enough to flip a borderline wake
+        // phrase between two machines. Repeatable mode seeds it fixed.
         let out = Command::new("sox")
+            .arg("-R")
             .arg(&native)
             .args(["-r", &r.rate.to_string(), "-c", "1", "-b", "16"])
             .arg(&resampled)

@@ -224,13 +224,17 @@ fn a_command_cut_off_after_the_wake_phrase_is_heard_again() {
 }
 
 /// espeak-ng's en-us voice says "Hey Fiona, are you coming tonight?" to
-/// someone else. Prompted with the wake phrase, Whisper writes "hey fox";
-/// heard again for the command, it writes "Hey, Philova, are you coming
-/// tonight?", the wake phrase spelled otherwise before a comma. Such a
-/// wake is only likely, and nothing after it is a command: it was not for
-/// us, and nothing is answered or changed.
+/// someone else. Prompted with the wake phrase, Whisper writes "hey fox".
+/// Heard again for the command, it writes either "Hey, Philova, are you
+/// coming tonight?" (the wake phrase spelled otherwise, so only likely) or
+/// "hey fox, are you coming tonight?" (a sure wake phrase). The two are
+/// a hair apart: before sox was made repeatable, its random dither alone
+/// flipped one into the other (2 runs in 6, and once in CI), and another
+/// CPU's rounding might too. Both are answered alike. Nothing after the wake phrase names a
+/// command or a tab: it was not for us, and nothing is answered or
+/// changed. Only a likely wake phrase is dropped with the words.
 #[test]
-fn a_likely_wake_phrase_before_words_that_are_no_command_is_not_for_us() {
+fn a_wake_phrase_before_words_that_name_nothing_is_not_for_us() {
     let wav = say(&recording(
         "espeak-en-us",
         48_000,
@@ -239,13 +243,35 @@ fn a_likely_wake_phrase_before_words_that_are_no_command_is_not_for_us() {
     ));
     let out = twctl_hear(&wav, &["--apply"]);
     assert_eq!(
-        out["wake_unsure"], true,
-        "the wake phrase was not taken as only likely, so this tests nothing: {out}"
+        out["by_wake_phrase"], true,
+        "no wake phrase was found, so this tests nothing: {out}"
     );
+    let heard = out["heard"][0].as_str().unwrap().to_lowercase();
+    assert!(heard.contains("coming tonight"), "{out}");
     assert_eq!(out["for_us"], false, "{out}");
-    assert_eq!(out["wake"], false, "{out}");
     assert_eq!(out["command"], Value::Null, "{out}");
+    let wake_unsure = out["wake_unsure"] == true;
+    assert_eq!(out["wake"], !wake_unsure, "{out}");
     assert_eq!(tab_ids(&out), corpus_tab_ids(), "{out}");
+}
+
+/// A recording said twice is the same samples, so that every machine
+/// hears the same corpus: sox's dither was seeded afresh on every run.
+#[test]
+fn a_recording_said_twice_is_the_same_samples() {
+    let r = recording("espeak-en-us", 48_000, Kind::Command, "close the tab");
+    let dirs = [1, 2].map(|n| {
+        let dir = root().join(format!("target/said-twice-{n}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    });
+    let [first, second] = dirs.each_ref().map(|dir| {
+        let path = speech::synthesize(&r, dir).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::read(path).unwrap()
+    });
+    assert!(first.len() > 44, "an empty recording");
+    assert!(first == second, "the two recordings differ");
 }
 
 /// Whisper hears "Go to Megitum, tab": words that mean nothing for these
