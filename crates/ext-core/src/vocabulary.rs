@@ -108,13 +108,16 @@ pub const MAX_PHRASES: usize = 3_000;
 
 /// The commands that make sense for these tabs and groups, as people say
 /// them: each intent family's phrases with `{tab}` (the tabs' names),
-/// `{group}`, `{site}` (sites "open" knows), `{color}` and `{number}`
+/// `{group}`, `{site}` (sites "open" knows), `{domain}` (theirs and the
+/// tabs'), `{color}` and `{number}`
 /// filled in. The speech worker hears a command again, guided to them,
 /// when what it heard means nothing.
 pub fn command_phrases<'a>(
     tabs: impl IntoIterator<Item = (&'a str, &'a str)>,
     groups: impl IntoIterator<Item = &'a str>,
 ) -> Vec<String> {
+    let tabs: Vec<(&str, &str)> = tabs.into_iter().collect();
+    let domains = domains(tabs.iter().map(|(_, url)| *url));
     let tabs: Vec<String> = unique(
         tabs.into_iter()
             .flat_map(|(title, url)| tab_names(title, url)),
@@ -125,6 +128,7 @@ pub fn command_phrases<'a>(
         ("tab", tabs),
         ("group", groups),
         ("site", sites),
+        ("domain", domains),
         ("color", COLORS.iter().map(|c| c.to_string()).collect()),
         ("number", NUMBERS.iter().map(|n| n.to_string()).collect()),
     ]
@@ -183,6 +187,23 @@ fn expand(template: &str, slots: &Slots, out: &mut Vec<String>) {
 }
 
 /// Each name once, in first-seen order, ignoring case.
+/// The domains "open" is likely to be said with: the known sites' and the
+/// open tabs'. Whisper writes a spoken "github dot com" as "github.com",
+/// so a guided hearing that knew only "open GitHub" found the audio going
+/// on after it, and took none.
+fn domains<'a>(urls: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let known = SITES
+        .iter()
+        .flat_map(|s| s.places.iter())
+        .filter(|p| !p.contains('/') && !p.ends_with('.'))
+        .map(|p| sites::base_domain(p));
+    let open = urls
+        .map(|url| sites::host_and_path(url).0)
+        .filter(|host| sites::is_address(host))
+        .map(|host| sites::base_domain(&host));
+    unique(known.chain(open))
+}
+
 fn unique(names: impl Iterator<Item = String>) -> Vec<String> {
     let mut seen = std::collections::HashSet::new();
     names
@@ -297,6 +318,10 @@ mod tests {
             "make the News group red",
             "group Jira and Gmail",
             "switch to tab three",
+            // Addresses as Whisper writes them spoken: known sites' and the
+            // tabs' domains.
+            "open github.com",
+            "open example.com",
         ] {
             assert!(phrases.iter().any(|p| p == said), "{said}");
         }

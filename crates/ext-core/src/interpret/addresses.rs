@@ -43,6 +43,19 @@ pub fn mend(words: &[String], state: &State) -> Vec<String> {
     out
 }
 
+/// Whether mended spoken words open an address whose domain nobody knows:
+/// no known or well-known site, no tab, no bookmark. Such an address was
+/// often a known one misheard past mending ("justa.com", "githund.com" for
+/// "github dot com"), so the audio heard again decides (see
+/// `interpret::needs_guided`).
+pub fn names_an_unknown_domain(words: &[String], state: &State) -> bool {
+    let known = known_domains(state);
+    words.iter().filter(|w| is_address(w)).any(|address| {
+        let base = base_domain(&host_and_path(address).0);
+        !known.contains(&base) && !sites::WELL_KNOWN.contains(&base.as_str())
+    })
+}
+
 /// The domains the user may mean: the known sites', the open tabs' and the
 /// bookmarks'.
 fn known_domains(state: &State) -> Vec<String> {
@@ -177,6 +190,18 @@ mod tests {
         assert_eq!(mended("open jithab.come"), "open github.com");
         // Not spelled like the ending: more than the ending was misheard.
         assert_eq!(mended("open docs.haresh"), "open docs.haresh");
+    }
+
+    #[test]
+    fn only_addresses_nobody_knows_are_unknown_domains() {
+        let unknown = |text: &str| names_an_unknown_domain(&words(text), &state());
+        assert!(unknown("open justa.com"));
+        assert!(unknown("open docs.rs.serve"));
+        assert!(!unknown("open github.com/tokio-rs"));
+        assert!(!unknown("open acme.example.net/wiki"));
+        assert!(!unknown("open www.rust-lang.org"));
+        assert!(!unknown("open bing.com"));
+        assert!(!unknown("close the jira tab"));
     }
 
     #[test]

@@ -10,7 +10,7 @@ pub const VERBS: &[&str] = &[];
 
 /// How its commands are said, to hear a misheard command again guided to
 /// them (see `vocabulary::command_phrases`): `{tab}`, `{group}`, `{site}`,
-/// `{color}` and `{number}` stand for every such name.
+/// `{domain}`, `{color}` and `{number}` stand for every such name.
 pub const PHRASES: &[&str] = &["yes", "no", "yes please", "cancel"];
 
 pub fn parse(w: Words) -> Parsed {

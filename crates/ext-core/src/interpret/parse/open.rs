@@ -10,7 +10,12 @@ use crate::interpret::sites;
 pub const VERBS: &[&str] = &["open", "launch", "visit", "navigate", "pull"];
 
 /// How its commands are said (see `confirm::PHRASES`).
-pub const PHRASES: &[&str] = &["open a new tab", "open a new window", "open {site}"];
+pub const PHRASES: &[&str] = &[
+    "open a new tab",
+    "open a new window",
+    "open {site}",
+    "open {domain}",
+];
 
 pub fn parse(w: Words) -> Parsed {
     Ok(open(w))
