@@ -230,9 +230,10 @@ fn a_command_cut_off_after_the_wake_phrase_is_heard_again() {
 /// "hey fox, are you coming tonight?" (a sure wake phrase). The two are
 /// a hair apart: before sox was made repeatable, its random dither alone
 /// flipped one into the other (2 runs in 6, and once in CI), and another
-/// CPU's rounding might too. Both are answered alike. Nothing after the wake phrase names a
-/// command or a tab: it was not for us, and nothing is answered or
-/// changed. Only a likely wake phrase is dropped with the words.
+/// CPU's rounding might too. Both are answered alike. Nothing after the
+/// wake phrase names a command or a tab: it was not for us, and nothing
+/// is answered or changed. Only a likely wake phrase is dropped with the
+/// words.
 #[test]
 fn a_wake_phrase_before_words_that_name_nothing_is_not_for_us() {
     let wav = say(&recording(
