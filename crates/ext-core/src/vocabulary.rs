@@ -192,16 +192,11 @@ fn expand(template: &str, slots: &Slots, out: &mut Vec<String>) {
 /// so a guided hearing that knew only "open GitHub" found the audio going
 /// on after it, and took none.
 fn domains<'a>(urls: impl Iterator<Item = &'a str>) -> Vec<String> {
-    let known = SITES
-        .iter()
-        .flat_map(|s| s.places.iter())
-        .filter(|p| !p.contains('/') && !p.ends_with('.'))
-        .map(|p| sites::base_domain(p));
     let open = urls
         .map(|url| sites::host_and_path(url).0)
         .filter(|host| sites::is_address(host))
         .map(|host| sites::base_domain(&host));
-    unique(known.chain(open))
+    unique(sites::known_site_domains().chain(open))
 }
 
 fn unique(names: impl Iterator<Item = String>) -> Vec<String> {

@@ -59,12 +59,7 @@ pub fn names_an_unknown_domain(words: &[String], state: &State) -> bool {
 /// The domains the user may mean: the known sites', the open tabs' and the
 /// bookmarks'.
 fn known_domains(state: &State) -> Vec<String> {
-    let mut domains: Vec<String> = sites::SITES
-        .iter()
-        .flat_map(|s| s.places.iter())
-        .filter(|p| !p.contains('/') && !p.ends_with('.'))
-        .map(|p| base_domain(p))
-        .collect();
+    let mut domains: Vec<String> = sites::known_site_domains().collect();
     let urls = state.tabs.iter().map(|t| t.url.as_str());
     let urls = urls.chain(state.bookmarks.iter().map(|b| b.url.as_str()));
     for url in urls {

@@ -240,7 +240,7 @@ fn heard_as(meant: &str, mended: Plan) -> Plan {
 /// again, guided, and taken as that if it means something too: it may
 /// have lost a word, or it opens an address nobody knows, most often a
 /// known site's misheard past mending ("Open just a dot com" for "open
-/// github dot com"). On the spoken corpus and its held-out twin, 4 of
+/// github dot com"). On the spoken corpus and its held-out twin, 5 of
 /// tiny.en's wrong actions were such addresses, opened as heard.
 fn audio_decides(heard: &str, state: &State) -> bool {
     may_have_lost_a_word(heard) || addresses::names_an_unknown_domain(&text::words(heard), state)

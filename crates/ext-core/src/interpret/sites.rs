@@ -195,6 +195,16 @@ const fn site(
     }
 }
 
+/// The domains of the known sites that live at a whole domain (not under a
+/// path, nor at any host starting with a name, as "jira." does).
+pub fn known_site_domains() -> impl Iterator<Item = String> {
+    SITES
+        .iter()
+        .flat_map(|s| s.places.iter())
+        .filter(|p| !p.contains('/') && !p.ends_with('.'))
+        .map(|p| base_domain(p))
+}
+
 /// The site people call `name` ("you tube" arrives here as "youtube").
 pub fn by_name(name: &str) -> Option<&'static Site> {
     SITES.iter().find(|s| s.names.contains(&name))
