@@ -51,15 +51,23 @@ pub const GUIDED_CLOSE_MIN_LOGPROB: f32 = -2.7;
 /// (1 − edits / longer length) for the band above.
 pub const GUIDED_CLOSE_SPELLING: f32 = 0.7;
 
-/// Whether a guided hearing keeps the tab that the free transcript ended
-/// on: "go to the truth of tab" (for "go to the GitHub tab") said it
-/// names a tab, so "go to the bottom of the page" is another sentence,
-/// however well it scores. Whisper writes "tag" for "tab" often; the
-/// interpreter's longer list of tab mishearings ("time", "term") is left
-/// out, as a sentence may well end on those.
-fn still_names_a_tab(said: &[String], guided: &[String]) -> bool {
-    let tab = |w: &String| ["tab", "tabs", "tag", "tags"].contains(&w.as_str());
-    !said.last().is_some_and(tab) || guided.iter().any(tab)
+/// Whether a guided hearing keeps what the free transcript ended on, a
+/// tab or a group: "go to the truth of tab" (for "go to the GitHub tab")
+/// said it names a tab, so "go to the bottom of the page" is another
+/// sentence, however well it scores; "at the amazon tab to the redding
+/// group" said it names a group, so "go to the amazon tab" dropped half
+/// of it. Whisper writes "tag" for "tab" often; the interpreter's longer
+/// list of tab mishearings ("time", "term") is left out, as a sentence may
+/// well end on those.
+fn still_names_what_it_ended_on(said: &[String], guided: &[String]) -> bool {
+    const KINDS: [&[&str]; 2] = [&["tab", "tabs", "tag", "tags"], &["group", "groups"]];
+    let Some(last) = said.last() else {
+        return true;
+    };
+    KINDS
+        .iter()
+        .filter(|kind| kind.contains(&last.as_str()))
+        .all(|kind| guided.iter().any(|w| kind.contains(&w.as_str())))
 }
 
 /// Utterances up to this long (pre-roll and trailing silence included)
@@ -405,7 +413,10 @@ impl Pipeline {
             || (guided.avg_logprob >= GUIDED_CLOSE_MIN_LOGPROB
                 && session::spelling_likeness(&said, &words) >= GUIDED_CLOSE_SPELLING);
         let convincing = likely && guided.end_logprob >= GUIDED_MIN_END_LOGPROB;
-        (convincing && still_names_a_tab(&said, &words) && !words.is_empty() && words != said)
+        (convincing
+            && still_names_what_it_ended_on(&said, &words)
+            && !words.is_empty()
+            && words != said)
             .then(|| words.join(" "))
     }
 
@@ -929,12 +940,13 @@ impl Pipeline {
 
 #[cfg(test)]
 mod tests {
-    use super::still_names_a_tab;
+    use super::still_names_what_it_ended_on;
     use crate::session::words;
 
     #[test]
-    fn a_guided_hearing_keeps_the_tab_the_transcript_ended_on() {
-        let keeps = |said: &str, guided: &str| still_names_a_tab(&words(said), &words(guided));
+    fn a_guided_hearing_keeps_the_tab_or_group_the_transcript_ended_on() {
+        let keeps =
+            |said: &str, guided: &str| still_names_what_it_ended_on(&words(said), &words(guided));
         assert!(!keeps(
             "Go to the truth of tab.",
             "go to the bottom of the page"
@@ -943,6 +955,12 @@ mod tests {
         assert!(keeps("Go to the jiff of tag", "go to the github tab"));
         assert!(keeps("Go to the jiff of tag", "close the youtube tabs"));
         assert!(keeps("Muteless tabs", "mute the youtube tabs"));
+        assert!(!keeps(
+            "hey fox at the amazon tab to the redding group",
+            "go to the amazon tab"
+        ));
+        assert!(keeps("Benkru, the news group", "ungroup the news group"));
+        assert!(keeps("Close the news groups", "close the news group"));
         // Nothing said of a tab: nothing to keep.
         assert!(keeps("Zubin, man", "zoom in"));
         assert!(keeps("", "undo"));
