@@ -30,6 +30,9 @@ pub fn api(ff: &Firefox, body: &str, args: Value) -> Result<Value> {
     }
 }
 
+/// Tabs opened by one script: well inside WebDriver's script timeout.
+const OPEN_BATCH: usize = 50;
+
 /// Opens the layout in new windows (one per layout window), each tab at
 /// `url(title)`, waits until every page has loaded, and answers the new
 /// windows' ids in layout order.
@@ -39,53 +42,68 @@ pub fn open_layout(
     url: impl Fn(&str) -> String,
     load: Duration,
 ) -> Result<Vec<i64>> {
-    let windows: Vec<Value> = layout
-        .windows
-        .iter()
-        .map(|strip| {
-            json!(strip
-                .iter()
-                .map(|t| json!({
-                    "url": url(&t.title),
-                    "pinned": t.pinned,
-                    "muted": t.muted,
-                    "group": t.group,
-                    "active": t.active,
-                }))
-                .collect::<Vec<_>>())
-        })
-        .collect();
     let groups: Vec<Value> = layout
         .groups
         .iter()
         .map(|g| json!({ "title": g.title, "color": g.color, "collapsed": g.collapsed }))
         .collect();
-    const OPEN: &str = r#"
-        const [windows, groups] = args;
-        const ids = [];
-        for (const strip of windows) {
-          const win = await browser.windows.create({ url: strip[0].url });
-          ids.push(win.id);
-          const tabs = [win.tabs[0].id];
-          for (const t of strip.slice(1)) {
-            tabs.push((await browser.tabs.create({ windowId: win.id, url: t.url, active: false })).id);
-          }
-          for (let i = 0; i < strip.length; i++) {
-            if (strip[i].pinned || strip[i].muted) {
-              await browser.tabs.update(tabs[i], { pinned: strip[i].pinned, muted: strip[i].muted });
-            }
-          }
-          for (let g = 0; g < groups.length; g++) {
-            const members = tabs.filter((_, i) => strip[i].group === g);
-            if (members.length === 0) continue;
-            const id = await browser.tabs.group({ tabIds: members, createProperties: { windowId: win.id } });
-            await browser.tabGroups.update(id, groups[g]);
-          }
-          await browser.tabs.update(tabs[strip.findIndex(t => t.active)], { active: true });
+    // One short script per step and per batch of tabs: a single script
+    // that opened 500 tabs outlasted WebDriver's script timeout on a
+    // slower machine.
+    let mut ids = Vec::new();
+    for strip in &layout.windows {
+        let Some(first) = strip.first() else {
+            continue;
+        };
+        let opened = api(
+            ff,
+            r#"const win = await browser.windows.create({ url: args });
+               return [win.id, win.tabs[0].id];"#,
+            json!(url(&first.title)),
+        )?;
+        let window = opened[0].clone();
+        let mut tabs = vec![opened[1].clone()];
+        for batch in strip[1..].chunks(OPEN_BATCH) {
+            let urls: Vec<String> = batch.iter().map(|t| url(&t.title)).collect();
+            let made = api(
+                ff,
+                r#"const [windowId, urls] = args;
+                   const ids = [];
+                   for (const url of urls) {
+                     ids.push((await browser.tabs.create({ windowId, url, active: false })).id);
+                   }
+                   return ids;"#,
+                json!([window, urls]),
+            )?;
+            tabs.extend(made.as_array().cloned().unwrap_or_default());
         }
-        return ids;"#;
-    let ids: Vec<i64> = serde_json::from_value(api(ff, OPEN, json!([windows, groups]))?)
-        .map_err(|e| Error::Script(format!("window ids: {e}")))?;
+        let looks: Vec<Value> = strip
+            .iter()
+            .map(|t| json!({ "pinned": t.pinned, "muted": t.muted, "group": t.group, "active": t.active }))
+            .collect();
+        api(
+            ff,
+            r#"const [windowId, tabs, strip, groups] = args;
+               for (let i = 0; i < strip.length; i++) {
+                 if (strip[i].pinned || strip[i].muted) {
+                   await browser.tabs.update(tabs[i], { pinned: strip[i].pinned, muted: strip[i].muted });
+                 }
+               }
+               for (let g = 0; g < groups.length; g++) {
+                 const members = tabs.filter((_, i) => strip[i].group === g);
+                 if (members.length === 0) continue;
+                 const id = await browser.tabs.group({ tabIds: members, createProperties: { windowId } });
+                 await browser.tabGroups.update(id, groups[g]);
+               }
+               await browser.tabs.update(tabs[strip.findIndex(t => t.active)], { active: true });"#,
+            json!([window, tabs, looks, groups]),
+        )?;
+        ids.push(
+            window
+                .as_i64()
+                .ok_or_else(|| Error::Script(format!("window id: {window}")))?,
+        );
+    }
     let want = layout.tab_count();
     wait_for(load, "every tab of the layout to load", || {
         let loaded = api(
