@@ -61,7 +61,9 @@ pub fn open_layout(
                return [win.id, win.tabs[0].id];"#,
             json!(url(&first.title)),
         )?;
-        let window = opened[0].clone();
+        let window = opened[0]
+            .as_i64()
+            .ok_or_else(|| Error::Script(format!("window id: {opened}")))?;
         let mut tabs = vec![opened[1].clone()];
         for batch in strip[1..].chunks(OPEN_BATCH) {
             let urls: Vec<String> = batch.iter().map(|t| url(&t.title)).collect();
@@ -75,7 +77,11 @@ pub fn open_layout(
                    return ids;"#,
                 json!([window, urls]),
             )?;
-            tabs.extend(made.as_array().cloned().unwrap_or_default());
+            let made = made
+                .as_array()
+                .filter(|ids| ids.len() == batch.len())
+                .ok_or_else(|| Error::Script(format!("tab ids: {made}")))?;
+            tabs.extend(made.iter().cloned());
         }
         let looks: Vec<Value> = strip
             .iter()
@@ -98,11 +104,7 @@ pub fn open_layout(
                await browser.tabs.update(tabs[strip.findIndex(t => t.active)], { active: true });"#,
             json!([window, tabs, looks, groups]),
         )?;
-        ids.push(
-            window
-                .as_i64()
-                .ok_or_else(|| Error::Script(format!("window id: {window}")))?,
-        );
+        ids.push(window);
     }
     let want = layout.tab_count();
     wait_for(load, "every tab of the layout to load", || {
