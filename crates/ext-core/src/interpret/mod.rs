@@ -455,6 +455,35 @@ mod tests {
     }
 
     #[test]
+    fn words_in_every_title_name_no_tab() {
+        let state = test_state::tabs(
+            &[
+                ("https://mail.example/", "Inbox"),
+                (
+                    "https://stackoverflow.com/q/1",
+                    "How do I exit Vim? - Stack Overflow",
+                ),
+            ],
+            &[],
+        );
+        let options = Options::default();
+        for said in ["switch to do", "close do", "go to the i"] {
+            let plan = plan(said, &state, &options);
+            assert!(plan.calls.is_empty(), "{said}: {:?}", plan.calls);
+            assert_eq!(plan.error, Some(ErrorCode::NotFound), "{said}");
+        }
+        // A word of its own still names it, and "tab do" is tab two.
+        assert_eq!(
+            plan("switch to vim", &state, &options).calls[0].args["tabId"],
+            2
+        );
+        assert_eq!(
+            plan("switch to tab do", &state, &options).calls[0].args["tabId"],
+            2
+        );
+    }
+
+    #[test]
     fn a_bare_name_heard_is_heard_again_for_a_dropped_verb() {
         let typed = plan("youtube tabs", &state(), &Options::default());
         assert!(needs_guided("youtube tabs", &state(), &Options::default()));

@@ -400,6 +400,11 @@ pub fn match_tabs(words: &[String], tabs: &[&Tab]) -> Vec<i64> {
     if !found.is_empty() {
         return found;
     }
+    // "do" names nothing, though "How do I exit Vim?" has it: it is a
+    // misheard word ("switch to tab do"), not a tab.
+    if words.iter().all(|w| FUNCTION_WORDS.contains(&w.as_str())) {
+        return Vec::new();
+    }
     // Every word in the title or URL.
     let haystacks: Vec<(i64, Vec<String>)> = tabs
         .iter()
@@ -458,6 +463,12 @@ pub fn match_tabs(words: &[String], tabs: &[&Tab]) -> Vec<i64> {
         .map(|(id, _)| *id)
         .collect()
 }
+
+/// Words in nearly every title that never tell one tab from another.
+const FUNCTION_WORDS: &[&str] = &[
+    "a", "an", "the", "of", "to", "in", "on", "at", "for", "by", "with", "and", "or", "do", "does",
+    "did", "is", "are", "was", "be", "i", "me", "my", "you", "your", "we", "it",
+];
 
 fn sounds_like_one_of(word: &str, hay: &[String]) -> bool {
     hay.iter()

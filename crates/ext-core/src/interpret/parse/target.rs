@@ -451,12 +451,13 @@ fn positions(w: &[String]) -> Option<Vec<Position>> {
             return Some(vec![Position::Range(a.min(b), a.max(b))]);
         }
     }
-    // A trailing "to"/"too"/"for" after "tab" is a misheard number.
+    // A trailing "to"/"too"/"for" after "tab" is a misheard number; so is
+    // "do" ("tab two" voiced).
     let fixed: Vec<Option<i64>> = content
         .iter()
         .map(|x| {
             number(x).or_else(|| ordinal(x)).or(match *x {
-                "to" | "too" => Some(2),
+                "to" | "too" | "do" => Some(2),
                 "for" => Some(4),
                 "won" => Some(1),
                 "tree" => Some(3),
