@@ -455,6 +455,21 @@ mod tests {
     }
 
     #[test]
+    fn a_command_cut_off_after_the_acts_on_nothing_and_is_heard_again() {
+        let options = Options::default();
+        for said in ["close the", "mute the", "close youtube and pin the"] {
+            let typed = plan(said, &state(), &options);
+            assert!(typed.calls.is_empty(), "{said}: {:?}", typed.calls);
+            assert_eq!(typed.error, Some(ErrorCode::UnknownCommand), "{said}");
+            assert!(needs_guided(said, &state(), &options), "{said}");
+        }
+        assert_eq!(
+            tools(&plan("close the dogs", &state(), &options)),
+            ["close_tabs"]
+        );
+    }
+
+    #[test]
     fn words_in_every_title_name_no_tab() {
         let state = test_state::tabs(
             &[

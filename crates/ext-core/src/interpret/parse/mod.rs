@@ -88,6 +88,17 @@ pub fn parse(w: Words) -> Result<Intent, NotUnderstood> {
             "Say or type what to do with your tabs.".into(),
         ));
     }
+    // "close the" lost the name it was about to say (cut off, or heard
+    // only in part): taken as "close" it would act on a tab nobody named.
+    if w.len() > 1
+        && w.last()
+            .is_some_and(|x| ["the", "a", "an"].contains(&x.as_str()))
+    {
+        return Err(NotUnderstood(format!(
+            "'{}' stops before saying which.",
+            join(w)
+        )));
+    }
     for family in FAMILIES {
         if let Some(intent) = (family.parse)(w)? {
             return Ok(intent);
