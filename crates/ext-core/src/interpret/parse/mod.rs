@@ -90,9 +90,10 @@ pub fn parse(w: Words) -> Result<Intent, NotUnderstood> {
     }
     // "close the" lost the name it was about to say (cut off, or heard
     // only in part): taken as "close" it would act on a tab nobody named.
+    // Not "a": a search may end in it ("search for vitamin a").
     if w.len() > 1
         && w.last()
-            .is_some_and(|x| ["the", "a", "an"].contains(&x.as_str()))
+            .is_some_and(|x| ["the", "an"].contains(&x.as_str()))
     {
         return Err(NotUnderstood(format!(
             "'{}' stops before saying which.",
