@@ -2,7 +2,7 @@
 //! of the browser.
 
 use super::hearing::sound_distance;
-use super::parse::{GroupWhich, Position, Scope, Selector, Target};
+use super::parse::{all_in, GroupWhich, Position, Scope, Selector, Target, FUNCTION_WORDS};
 use super::sites::{self, host_and_path};
 use super::text::close_enough;
 use crate::tab_state::{Bookmark, Group, State, Tab};
@@ -402,7 +402,7 @@ pub fn match_tabs(words: &[String], tabs: &[&Tab]) -> Vec<i64> {
     }
     // "do" names nothing, though "How do I exit Vim?" has it: it is a
     // misheard word ("switch to tab do"), not a tab.
-    if words.iter().all(|w| FUNCTION_WORDS.contains(&w.as_str())) {
+    if all_in(words, FUNCTION_WORDS) {
         return Vec::new();
     }
     // Every word in the title or URL.
@@ -463,12 +463,6 @@ pub fn match_tabs(words: &[String], tabs: &[&Tab]) -> Vec<i64> {
         .map(|(id, _)| *id)
         .collect()
 }
-
-/// Words in nearly every title that never tell one tab from another.
-const FUNCTION_WORDS: &[&str] = &[
-    "a", "an", "the", "of", "to", "in", "on", "at", "for", "by", "with", "and", "or", "do", "does",
-    "did", "is", "are", "was", "be", "i", "me", "my", "you", "your", "we", "it",
-];
 
 fn sounds_like_one_of(word: &str, hay: &[String]) -> bool {
     hay.iter()

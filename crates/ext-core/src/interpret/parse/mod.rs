@@ -27,7 +27,7 @@ mod words;
 
 pub use intent::*;
 pub use target::target;
-pub use words::{color, Words};
+pub use words::{all_in, color, Words, FUNCTION_WORDS};
 
 use words::*;
 

@@ -36,6 +36,12 @@ pub const ARTICLES: &[&str] = &[
     "the", "my", "a", "an", "our", "your", "this", "that", "these", "those",
 ];
 
+/// Words in nearly every title that never tell one tab from another.
+pub const FUNCTION_WORDS: &[&str] = &[
+    "a", "an", "the", "of", "to", "in", "on", "at", "for", "by", "with", "and", "or", "do", "does",
+    "did", "is", "are", "was", "be", "i", "me", "my", "you", "your", "we", "it",
+];
+
 pub fn strip_articles(mut w: Words) -> Words {
     while let Some(first) = w.first() {
         if ARTICLES.contains(&first.as_str()) {
