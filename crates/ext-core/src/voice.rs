@@ -169,6 +169,8 @@ impl Coordinator {
                 command: if two { self.command.memory_bytes } else { None },
             },
             level_db: self.level_db,
+            // Filled in by the Firefox binding, which holds the track.
+            microphone: None,
             events: self.recent.iter().cloned().collect(),
         }
     }

@@ -225,8 +225,30 @@ pub struct VoiceStatus {
     pub memory_bytes: WorkerMemory,
     /// The input level over the last 100 ms.
     pub level_db: Option<f64>,
+    /// The microphone as Firefox opened it, while listening to one.
+    pub microphone: Option<MicrophoneSettings>,
     /// The latest worker events, oldest first, each stamped `at_ms`.
     pub events: Vec<Value>,
+}
+
+/// The microphone's processing: what the add-on asked of Firefox
+/// (`MediaStreamTrack.getConstraints()`) and what Firefox says it applies
+/// (`getSettings()`; a fake or plain device may say false to everything).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct MicrophoneSettings {
+    pub asked: MicrophoneProcessing,
+    pub applied: MicrophoneProcessing,
+    pub sample_rate: Option<f64>,
+}
+
+/// Firefox's processing of the microphone's sound; `None` where unsaid.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct MicrophoneProcessing {
+    pub noise_suppression: Option<bool>,
+    pub auto_gain_control: Option<bool>,
+    pub echo_cancellation: Option<bool>,
 }
 
 /// Each worker's wasm memory, as it last said.
