@@ -284,14 +284,26 @@ fn real_speech(ff: &Firefox, pages: &PageServer, spoken: &[Recording]) -> Result
         ff,
         json!({ "type": "set_settings", "settings": { "voice": { "liveTranscript": true } } }),
     )?;
-    // The first command loads the bundled model; it is not timed.
+    // The first command loads the bundled model; it is not timed. Its
+    // change is undone, so that its timed run changes the tabs as every
+    // other command does (not "Those tabs are already muted").
     let first = &spoken[0];
-    ff.hear(
+    let warm_up = ff.hear(
         &pages.url(&format!("/{}", first.file)),
         first.rate,
         Listening::Active,
         Duration::from_secs(180),
     )?;
+    if let Heard::Command(command) = &warm_up {
+        if let Some(undo_id) = command["answer"]["undo_id"].as_str() {
+            let undone = send(ff, json!({ "type": "undo", "undo_id": undo_id }))?;
+            if undone["ok"] != true {
+                return Err(tab_whisperer::Error::Script(format!(
+                    "undo after the untimed command: {undone}"
+                )));
+            }
+        }
+    }
     println!("\nreal speech: the bundled tiny.en (q8_0) in the speech worker, the shipped decoding and live transcript, spoken commands after the mic button");
     println!(
         "{:<34} {:<18} {:>6} {:>12} {:>8} {:>8} {:>6}  heard → reply",
