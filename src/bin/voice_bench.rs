@@ -296,7 +296,7 @@ fn real_speech(ff: &Firefox, pages: &PageServer, spoken: &[Recording]) -> Result
     )?;
     if let Heard::Command(command) = &warm_up {
         if let Some(undo_id) = command["answer"]["undo_id"].as_str() {
-            let undone = send(ff, json!({ "type": "undo", "undo_id": undo_id }))?;
+            let undone = ff.undo(Some(undo_id))?;
             if undone["ok"] != true {
                 return Err(tab_whisperer::Error::Script(format!(
                     "undo after the untimed command: {undone}"
