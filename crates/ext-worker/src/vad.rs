@@ -40,7 +40,18 @@ pub struct VadConfig {
     /// A frame is speech when it is this many dB above the noise floor…
     pub threshold_db: f32,
     /// …and louder than this (dBFS), so a silent room is never speech.
+    /// Low enough for a microphone set low (Firefox's automatic gain is
+    /// off): speech 20 dB under the spoken corpus has its loudest frames
+    /// at −47 to −36 dBFS and its softer sounds ("hey") 15 dB under those,
+    /// and at −50 its wake phrase went unheard in 44 of 144 commands.
     pub min_level_db: f32,
+    /// Within an utterance, a frame more than this many dB under the
+    /// loudest frame so far is silence, and the utterance starts no
+    /// earlier than the pre-roll before its first frame within this of its
+    /// loudest. So where an utterance starts, pauses and ends does not move
+    /// with the microphone's gain: a breath 47 dB under the words (flite's
+    /// awb voice, before "hey fox") is not a word at any gain.
+    pub span_db: f32,
 }
 
 impl VadConfig {
@@ -53,7 +64,8 @@ impl VadConfig {
         min_speech_ms: 300,
         pre_roll_ms: 200,
         threshold_db: 9.0,
-        min_level_db: -50.0,
+        min_level_db: -65.0,
+        span_db: 35.0,
     };
 
     /// While taking a command: people pause between words, and an answer
@@ -104,10 +116,14 @@ pub struct Vad {
     floor_db: Option<f32>,
     /// Samples not yet making a whole frame.
     partial: Vec<f32>,
-    /// Recent frames before the onset (pre-roll and onset frames).
-    recent: std::collections::VecDeque<Vec<f32>>,
-    /// The utterance being collected.
+    /// Recent frames before the onset (pre-roll and onset frames), with
+    /// their levels.
+    recent: std::collections::VecDeque<(f32, Vec<f32>)>,
+    /// The utterance being collected, each of its frames' level, and the
+    /// loudest of those.
     utterance: Vec<f32>,
+    levels_heard: Vec<f32>,
+    loudest_heard: f32,
 }
 
 impl Vad {
@@ -121,6 +137,8 @@ impl Vad {
             partial: Vec::with_capacity(FRAME),
             recent: std::collections::VecDeque::new(),
             utterance: Vec::new(),
+            levels_heard: Vec::new(),
+            loudest_heard: SILENCE_DB,
         }
     }
 
@@ -149,7 +167,7 @@ impl Vad {
 
     /// The audio of the utterance so far (for live partial transcripts).
     pub fn current(&self) -> &[f32] {
-        &self.utterance
+        &self.utterance[self.start() * FRAME..]
     }
 
     /// The noise floor (dBFS), once it has heard something.
@@ -190,6 +208,8 @@ impl Vad {
         self.partial.clear();
         self.recent.clear();
         self.utterance.clear();
+        self.levels_heard.clear();
+        self.loudest_heard = SILENCE_DB;
     }
 
     fn frames(&self, ms: usize) -> usize {
@@ -205,7 +225,7 @@ impl Vad {
 
         match &mut self.phase {
             Phase::Silence | Phase::Onset { .. } => {
-                self.recent.push_back(frame);
+                self.recent.push_back((level, frame));
                 let keep = self.frames(self.config.pre_roll_ms) + self.frames(self.config.onset_ms);
                 while self.recent.len() > keep {
                     self.recent.pop_front();
@@ -216,7 +236,10 @@ impl Vad {
                     _ => 0,
                 };
                 if loud_frames >= self.frames(self.config.onset_ms) {
-                    self.utterance = self.recent.drain(..).flatten().collect();
+                    let (levels, frames): (Vec<f32>, Vec<Vec<f32>>) = self.recent.drain(..).unzip();
+                    self.utterance = frames.concat();
+                    self.loudest_heard = levels.iter().copied().fold(SILENCE_DB, f32::max);
+                    self.levels_heard = levels;
                     self.phase = Phase::Speech {
                         silent_frames: 0,
                         speech_frames: loud_frames,
@@ -233,7 +256,9 @@ impl Vad {
                 speech_frames,
             } => {
                 self.utterance.extend_from_slice(&frame);
-                if loud {
+                self.levels_heard.push(level);
+                self.loudest_heard = self.loudest_heard.max(level);
+                if loud && level >= self.loudest_heard - self.config.span_db {
                     *silent_frames = 0;
                     *speech_frames += 1;
                 } else {
@@ -276,10 +301,22 @@ impl Vad {
     /// [`Vad::finish`] answers if no speech comes before the pause ends.
     fn pausing(&self) -> Vec<f32> {
         let rest = self.frames(self.config.end_silence_ms) - self.kept_frames();
-        let mut utterance = Vec::with_capacity(self.utterance.len() + rest * FRAME);
-        utterance.extend_from_slice(&self.utterance);
-        utterance.resize(self.utterance.len() + rest * FRAME, 0.0);
+        let heard = &self.utterance[self.start() * FRAME..];
+        let mut utterance = Vec::with_capacity(heard.len() + rest * FRAME);
+        utterance.extend_from_slice(heard);
+        utterance.resize(heard.len() + rest * FRAME, 0.0);
         utterance
+    }
+
+    /// The frame the utterance collected starts at: the pre-roll before
+    /// its first frame within [`VadConfig::span_db`] of its loudest.
+    fn start(&self) -> usize {
+        let first = self
+            .levels_heard
+            .iter()
+            .position(|&l| l >= self.loudest_heard - self.config.span_db)
+            .unwrap_or(0);
+        first.saturating_sub(self.frames(self.config.pre_roll_ms))
     }
 
     /// The utterance collected, its trailing silence past
@@ -287,7 +324,11 @@ impl Vad {
     /// samples as after a [`VadEvent::Pausing`] when speech did not resume
     /// (the room's noise there would make them differ).
     fn finish(&mut self, speech_frames: usize, silent_frames: usize) -> VadEvent {
+        let start = self.start();
+        self.levels_heard.clear();
+        self.loudest_heard = SILENCE_DB;
         let mut utterance = std::mem::take(&mut self.utterance);
+        utterance.drain(..start * FRAME);
         let extra = silent_frames.saturating_sub(self.kept_frames()) * FRAME;
         let from = utterance.len().saturating_sub(extra);
         utterance[from..].fill(0.0);
@@ -299,7 +340,10 @@ impl Vad {
     }
 }
 
-/// RMS level of a frame in dBFS (−100 for digital silence).
+/// The level of digital silence, in dBFS: no frame is quieter.
+pub const SILENCE_DB: f32 = -100.0;
+
+/// RMS level of a frame in dBFS ([`SILENCE_DB`] for digital silence).
 pub fn level_db(frame: &[f32]) -> f32 {
     let power = frame.iter().map(|s| s * s).sum::<f32>() / frame.len().max(1) as f32;
     10.0 * power.max(1e-10).log10()
@@ -490,6 +534,60 @@ mod tests {
         // A click still is not.
         let click = [noise(0.5, 0.001, 11), speech(0.06), noise(1.0, 0.001, 12)];
         assert!(utterances(&run(&mut Vad::new(VadConfig::ACTIVE), &click)).is_empty());
+    }
+
+    #[test]
+    fn speech_from_a_microphone_set_low_is_speech_and_a_silent_room_is_not() {
+        let scaled = |seconds, gain: f32| -> Vec<f32> {
+            speech(seconds).into_iter().map(|s| s * gain).collect()
+        };
+        // Loudest frames at −53.5 dBFS (40 dB under `speech`), over a quiet
+        // microphone's hiss near −80.
+        let low = [
+            noise(1.0, 0.0002, 30),
+            scaled(0.8, 0.01),
+            noise(1.0, 0.0002, 31),
+        ];
+        assert_eq!(
+            utterances(&run(&mut Vad::new(VadConfig::PASSIVE), &low)).len(),
+            1
+        );
+        // A faint sound near −75 dBFS in digital silence is far above that
+        // floor, but under any voice meant for us.
+        let faint = [vec![0.0; 16_000], scaled(0.8, 0.001), vec![0.0; 16_000]];
+        assert!(utterances(&run(&mut Vad::new(VadConfig::PASSIVE), &faint)).is_empty());
+    }
+
+    #[test]
+    fn a_breath_far_under_the_words_is_not_speech_at_any_gain() {
+        // Digital silence, a breath near −60 dBFS (47 dB under the words),
+        // words, a breath-filled pause, words, silence.
+        let said = [
+            vec![0.0; 8_000],
+            noise(0.4, 0.0017, 40),
+            speech(0.8),
+            noise(0.4, 0.0017, 41),
+            speech(0.8),
+            vec![0.0; 16_000],
+        ];
+        for gain in [1.0, 0.03] {
+            let audio: Vec<Vec<f32>> = said
+                .iter()
+                .map(|part| part.iter().map(|s| s * gain).collect())
+                .collect();
+            let heard = utterances(&run(&mut Vad::new(VadConfig::PASSIVE), &audio));
+            // Two utterances (the 400-ms pause ends the first while
+            // waiting for the wake word), each its words with the
+            // pre-roll and kept silence, not the breath before it.
+            assert_eq!(heard.len(), 2, "{gain}: {heard:?}");
+            for samples in heard {
+                assert!(
+                    (1_000..=1_400).contains(&ms(samples)),
+                    "{gain}: {}",
+                    ms(samples)
+                );
+            }
+        }
     }
 
     #[test]
