@@ -13,6 +13,7 @@ pub mod engine;
 pub mod error;
 pub mod guided;
 pub mod listener;
+pub mod loudness;
 pub mod mel;
 pub mod models;
 pub mod pipeline;

@@ -1,9 +1,11 @@
 //! From microphone blocks to utterances: resampling from whatever rate the
-//! AudioContext runs at to 16 kHz, then voice activity detection. What the
+//! AudioContext runs at to 16 kHz, then voice activity detection, then
+//! quiet utterances brought up to a level Whisper hears well. What the
 //! speech worker does with each block before Whisper sees anything.
 
 use crate::audio::Resampler;
 use crate::error::Result;
+use crate::loudness::bring_up_quiet;
 use crate::vad::{Vad, VadConfig, VadEvent};
 
 pub struct Listener {
@@ -85,7 +87,9 @@ impl Listener {
         let (_, resampler) = self.resampler.as_mut().expect("set above");
         self.scratch.clear();
         resampler.push(block, &mut self.scratch);
-        Ok(self.vad.push(&self.scratch))
+        let mut events = self.vad.push(&self.scratch);
+        events.iter_mut().for_each(heard_well);
+        Ok(events)
     }
 
     /// The microphone stopped: the utterance under way, if long enough.
@@ -96,12 +100,22 @@ impl Listener {
             let tail = std::mem::take(&mut self.scratch);
             let mut events = self.vad.push(&tail);
             self.resampler = None;
-            if let Some(done) = events.pop() {
+            if let Some(mut done) = events.pop() {
                 self.vad.reset();
+                heard_well(&mut done);
                 return Some(done);
             }
         }
-        self.vad.flush()
+        let mut done = self.vad.flush()?;
+        heard_well(&mut done);
+        Some(done)
+    }
+}
+
+/// An utterance's audio as Whisper should hear it (see [`crate::loudness`]).
+fn heard_well(event: &mut VadEvent) {
+    if let VadEvent::Utterance(pcm) | VadEvent::Pausing(pcm) = event {
+        bring_up_quiet(pcm);
     }
 }
 
@@ -141,6 +155,34 @@ mod tests {
             (16_000..=16_000 + 16_000).contains(&utterances[0]),
             "{utterances:?}"
         );
+    }
+
+    #[test]
+    fn a_quiet_utterance_comes_out_at_a_level_whisper_hears_well() {
+        let loudest = |pcm: &[f32]| {
+            pcm.chunks(crate::vad::FRAME)
+                .map(crate::vad::level_db)
+                .fold(crate::vad::SILENCE_DB, f32::max)
+        };
+        for (gain, expected) in [(0.02, crate::loudness::QUIETEST_HEARD_DB), (1.0, -13.5)] {
+            let mut listener = Listener::new();
+            listener.set_expects_command(true);
+            let quiet: Vec<f32> = voiced(1.0, 16_000).iter().map(|s| s * gain).collect();
+            let audio = [vec![0.0; 8_000], quiet, vec![0.0; 16_000]].concat();
+            let mut events = Vec::new();
+            for block in audio.chunks(128) {
+                events.extend(listener.push(block, 16_000).unwrap());
+            }
+            let heard = events.iter().find_map(|e| match e {
+                VadEvent::Utterance(u) => Some(loudest(u)),
+                _ => None,
+            });
+            // −47.5 dBFS brought up; −13.5 (a normal voice) as it was.
+            assert!(
+                heard.is_some_and(|db| (db - expected).abs() < 0.2),
+                "{gain}: {heard:?}"
+            );
+        }
     }
 
     #[test]

@@ -190,17 +190,19 @@ impl Service {
     /// utterances or without a model: a live transcript is a courtesy, and
     /// the final one reports any error.
     pub fn partial(&self) -> Option<Transcript> {
-        let pcm = self.listener.current();
+        let mut pcm = self.listener.current().to_vec();
         if pcm.is_empty() {
             return None;
         }
+        // Brought up as the whole utterance will be.
+        crate::loudness::bring_up_quiet(&mut pcm);
         // A courtesy redone every second: never the slow fallback.
         let decoding = Decoding {
             fallback: false,
             ..self.decoding()
         };
         let options = decoding.options(self.prompt.clone(), PARTIAL_TOKENS);
-        self.engine().ok()?.transcribe(pcm, &options).ok()
+        self.engine().ok()?.transcribe(&pcm, &options).ok()
     }
 
     /// The microphone stopped: the utterance under way (if long enough),
