@@ -2,6 +2,7 @@
 //!              [--corpus target/speech-corpus] [--dir tests/speech] [--misses]
 //!              [--jobs N] [--held-out DIR --held-out-model DIR …]
 //!              [--unseen DIR --unseen-dir tests/speech-unseen --unseen-model DIR …]
+//!              [--quieter DB --quieter-model DIR …]
 //!
 //! Hears every recording of the spoken-command corpus (or its fixed
 //! subset) through `twctl hear`'s path with each decoding scheme, and
@@ -19,6 +20,9 @@
 //! pool of rows. `--unseen DIR` is the recordings of other sentences over
 //! other tabs (`--unseen-dir`, written after the mends were measured):
 //! each `--unseen-model` gets a row there, labelled `unseen=…`.
+//! `--quieter DB`: each `--quieter-model` gets a row on the corpus played
+//! DB dB quieter, as from a microphone set low (Firefox's automatic gain is
+//! off), labelled `DBdB-quieter=…`.
 //!
 //! A scheme is `shipped` (what the extension decodes with, the default) or
 //! a window (`full`, `auto`, `tail`, `tail:SECONDS`, `min:SECONDS`) with
@@ -121,6 +125,7 @@ fn run() -> Result<(), String> {
     let (mut held_out, mut held_out_models) = (None, Vec::new());
     let (mut unseen, mut unseen_models) = (None, Vec::new());
     let mut unseen_dir = PathBuf::from("tests/speech-unseen");
+    let (mut quieter, mut quieter_models) = (None, Vec::new());
     // What this row's corpus is, when not the main one (see `rows_side_by_side`).
     let mut label = None;
     let mut jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -140,6 +145,16 @@ fn run() -> Result<(), String> {
             "--unseen" => unseen = Some(PathBuf::from(value()?)),
             "--unseen-dir" => unseen_dir = value()?.into(),
             "--unseen-model" => unseen_models.push(PathBuf::from(value()?)),
+            "--quieter" => {
+                quieter = Some(
+                    value()?
+                        .parse::<u32>()
+                        .ok()
+                        .filter(|&db| db <= 60)
+                        .ok_or("--quieter takes whole decibels, 0 to 60")?,
+                );
+            }
+            "--quieter-model" => quieter_models.push(PathBuf::from(value()?)),
             "--label" => label = Some(value()?),
             "--corpus" => corpus = value()?.into(),
             "--dir" => dir = value()?.into(),
@@ -164,6 +179,9 @@ fn run() -> Result<(), String> {
     if unseen.is_some() == unseen_models.is_empty() {
         return Err("--unseen DIR and --unseen-model DIR go together".into());
     }
+    if !one && quieter.is_some() == quieter_models.is_empty() {
+        return Err("--quieter DB and --quieter-model DIR go together".into());
+    }
     let (cases, _) = speech::load(&dir)?;
     let state = speech::state(&dir)?;
     let manifest = std::fs::read(corpus.join("corpus.json"))
@@ -184,7 +202,14 @@ fn run() -> Result<(), String> {
         let ([model], [s]) = (models.as_slice(), schemes.as_slice()) else {
             return Err("--one takes one --model and one scheme".into());
         };
-        print!("{}", row(model, s, &data, misses, label.as_deref())?);
+        let label = match quieter {
+            Some(db) => Some(format!("{db}dB-quieter")),
+            None => label,
+        };
+        print!(
+            "{}",
+            row(model, s, &data, misses, label.as_deref(), quieter)?
+        );
         return Ok(());
     }
     print_header(&data, subset);
@@ -197,6 +222,7 @@ fn run() -> Result<(), String> {
                 corpus: &corpus,
                 dir: &dir,
                 label: None,
+                quieter: None,
             })
         })
         .collect();
@@ -213,8 +239,17 @@ fn run() -> Result<(), String> {
             corpus,
             dir,
             label: Some(label),
+            quieter: None,
         }));
     }
+    rows.extend(quieter_models.iter().map(|model| Row {
+        model,
+        scheme: &schemes[0],
+        corpus: &corpus,
+        dir: &dir,
+        label: None,
+        quieter,
+    }));
     let common = {
         let mut c = Vec::new();
         c.extend(subset.then(|| "--subset".to_string()));
@@ -262,6 +297,8 @@ struct Row<'a> {
     dir: &'a PathBuf,
     /// Which corpus it is, if not the main one: `held-out`, `unseen`.
     label: Option<&'static str>,
+    /// Played this many dB quieter.
+    quieter: Option<u32>,
 }
 
 /// Measures every (model, scheme) row in a child process of this binary on
@@ -289,6 +326,7 @@ fn rows_side_by_side(rows: &[Row], common: &[String], jobs: usize) -> Result<(),
                         corpus,
                         dir,
                         label,
+                        quieter,
                     } = &rows[i];
                     let out = Command::new(exe)
                         .args(common)
@@ -300,6 +338,12 @@ fn rows_side_by_side(rows: &[Row], common: &[String], jobs: usize) -> Result<(),
                         .arg(model)
                         .args(["--schemes", &scheme.name, "--one"])
                         .args(label.map(|l| ["--label", l]).into_iter().flatten())
+                        .args(
+                            quieter
+                                .map(|db| ["--quieter".to_string(), db.to_string()])
+                                .into_iter()
+                                .flatten(),
+                        )
                         .env("RAYON_NUM_THREADS", "1")
                         .output();
                     let out = match out {
@@ -353,13 +397,14 @@ fn dir_bytes(dir: &Path) -> u64 {
 }
 
 /// One row of the table (and, with `misses`, each miss under it): `model`
-/// heard through `s` on every recording.
+/// heard through `s` on every recording, played `quieter` dB down if given.
 fn row(
     model: &Path,
     s: &Scheme,
     data: &Corpus,
     misses: bool,
     label: Option<&str>,
+    quieter: Option<u32>,
 ) -> Result<String, String> {
     let Corpus {
         dir,
@@ -409,7 +454,15 @@ fn row(
     let mut t = Tally::default();
     let start = Instant::now();
     for (r, wav) in recordings.iter().zip(&audio) {
-        let mut hearing = ear.hear_wav(wav, r.listen(), &vocabulary)?;
+        let mut hearing = match quieter {
+            None => ear.hear_wav(wav, r.listen(), &vocabulary)?,
+            Some(db) => {
+                let audio = ext_worker::audio::read_wav(wav).map_err(|e| e.message)?;
+                let gain = 10f32.powf(-(db as f32) / 20.0);
+                let samples: Vec<f32> = audio.samples.iter().map(|x| x * gain).collect();
+                ear.hear(&samples, audio.rate, r.listen(), &vocabulary)
+            }
+        };
         if s.guided {
             ear.hear_guided_if_needed(&mut hearing, state);
         }
