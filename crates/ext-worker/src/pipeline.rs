@@ -701,6 +701,9 @@ impl Pipeline {
     /// core busy.
     fn live_transcript(&mut self, post: &mut dyn FnMut(FromWorker)) {
         let heard = self.service.current().len();
+        // The utterance under way starts later once its words outsound a
+        // breath before them (see `VadConfig::span_db`).
+        self.partial_samples = self.partial_samples.min(heard);
         if !self.session.settings().live_transcript
             || !self.session.expects_command()
             || heard < self.partial_samples + PARTIAL_EVERY_MS * 16

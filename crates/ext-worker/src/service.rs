@@ -194,7 +194,8 @@ impl Service {
         if pcm.is_empty() {
             return None;
         }
-        // Brought up as the whole utterance will be.
+        // Brought up as the utterance so far would be (the whole one's
+        // gain may differ a little).
         crate::loudness::bring_up_quiet(&mut pcm);
         // A courtesy redone every second: never the slow fallback.
         let decoding = Decoding {

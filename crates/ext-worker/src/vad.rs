@@ -7,8 +7,11 @@
 //! silence (300 ms while waiting for the wake word, 700 ms while taking a
 //! command), keeps a little audio from before the onset and the trailing
 //! silence, is cut at 30 s, and is dropped when it holds under 0.3 s of
-//! speech (a cough, a click). Pure logic: the worker feeds it whatever
-//! blocks the AudioWorklet delivers.
+//! speech (a cough, a click). Within an utterance, sound far under its
+//! words (a breath) is silence, and the utterance starts at the pre-roll
+//! before its words, not before such a sound ([`VadConfig::span_db`]).
+//! Pure logic: the worker feeds it whatever blocks the AudioWorklet
+//! delivers.
 
 use crate::mel::SAMPLE_RATE;
 
@@ -46,9 +49,9 @@ pub struct VadConfig {
     /// and at −50 its wake phrase went unheard in 44 of 144 commands.
     pub min_level_db: f32,
     /// Within an utterance, a frame more than this many dB under the
-    /// loudest frame so far is silence, and the utterance starts no
-    /// earlier than the pre-roll before its first frame within this of its
-    /// loudest. So where an utterance starts, pauses and ends does not move
+    /// loudest level held so far (60 ms: [`loudest_sustained_db`]) is
+    /// silence, and the utterance starts no earlier than the pre-roll
+    /// before its first frame within this of that level. So where an utterance starts, pauses and ends does not move
     /// with the microphone's gain: a breath 47 dB under the words (flite's
     /// awb voice, before "hey fox") is not a word at any gain.
     pub span_db: f32,
@@ -120,7 +123,7 @@ pub struct Vad {
     /// their levels.
     recent: std::collections::VecDeque<(f32, Vec<f32>)>,
     /// The utterance being collected, each of its frames' level, and the
-    /// loudest of those.
+    /// loudest level held in it (see [`loudest_sustained_db`]).
     utterance: Vec<f32>,
     levels_heard: Vec<f32>,
     loudest_heard: f32,
@@ -238,7 +241,7 @@ impl Vad {
                 if loud_frames >= self.frames(self.config.onset_ms) {
                     let (levels, frames): (Vec<f32>, Vec<Vec<f32>>) = self.recent.drain(..).unzip();
                     self.utterance = frames.concat();
-                    self.loudest_heard = levels.iter().copied().fold(SILENCE_DB, f32::max);
+                    self.loudest_heard = loudest_sustained_db(&levels);
                     self.levels_heard = levels;
                     self.phase = Phase::Speech {
                         silent_frames: 0,
@@ -257,7 +260,8 @@ impl Vad {
             } => {
                 self.utterance.extend_from_slice(&frame);
                 self.levels_heard.push(level);
-                self.loudest_heard = self.loudest_heard.max(level);
+                let run = &self.levels_heard[self.levels_heard.len() - SUSTAINED_FRAMES..];
+                self.loudest_heard = self.loudest_heard.max(loudest_sustained_db(run));
                 if loud && level >= self.loudest_heard - self.config.span_db {
                     *silent_frames = 0;
                     *speech_frames += 1;
@@ -266,7 +270,10 @@ impl Vad {
                 }
                 let (speech_frames, silent_frames) = (*speech_frames, *silent_frames);
                 let ended = silent_frames >= self.frames(self.config.end_silence_ms);
-                let too_long = self.utterance.len() >= self.config.max_ms * SAMPLE_RATE / 1000;
+                // Counted from where it will start: a breath before the
+                // words does not shorten them.
+                let heard = self.utterance.len() - self.start() * FRAME;
+                let too_long = heard >= self.config.max_ms * SAMPLE_RATE / 1000;
                 if ended || too_long {
                     events.push(self.finish(speech_frames, silent_frames));
                     self.phase = Phase::Silence;
@@ -342,6 +349,20 @@ impl Vad {
 
 /// The level of digital silence, in dBFS: no frame is quieter.
 pub const SILENCE_DB: f32 = -100.0;
+
+/// Frames in a row a level must hold to count as how loud an utterance is:
+/// a click or a knock is shorter, and must not set it.
+pub const SUSTAINED_FRAMES: usize = 3;
+
+/// The loudest level held for [`SUSTAINED_FRAMES`] frames in a row (the
+/// quietest frame of the loudest 60-ms run); [`SILENCE_DB`] if there are
+/// fewer frames.
+pub fn loudest_sustained_db(levels: &[f32]) -> f32 {
+    levels
+        .windows(SUSTAINED_FRAMES)
+        .map(|run| run.iter().copied().fold(f32::INFINITY, f32::min))
+        .fold(SILENCE_DB, f32::max)
+}
 
 /// RMS level of a frame in dBFS ([`SILENCE_DB`] for digital silence).
 pub fn level_db(frame: &[f32]) -> f32 {
@@ -588,6 +609,29 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_pause_after_a_breath_gives_the_utterance_as_its_end_will() {
+        // While taking a command: a breath 47 dB under the words, the
+        // words, a pause long enough to hear early, then silence.
+        let said = [
+            vec![0.0; 8_000],
+            noise(0.4, 0.0017, 50),
+            speech(0.8),
+            vec![0.0; 24_000],
+        ];
+        let events = run(&mut Vad::new(VadConfig::ACTIVE), &said);
+        let early = pausings(&events);
+        let last = samples_of(&events, false);
+        assert_eq!((early.len(), last.len()), (1, 1), "{events:?}");
+        assert_eq!(early[0], last[0]);
+        // The pre-roll, the words and the end silence: not the breath.
+        assert!(
+            (1_600..=1_800).contains(&ms(last[0].len())),
+            "{}",
+            ms(last[0].len())
+        );
     }
 
     #[test]
