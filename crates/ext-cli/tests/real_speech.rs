@@ -198,18 +198,20 @@ fn a_wake_phrase_heard_as_another_word_still_wakes() {
     assert_eq!(out["performed"][0]["tool"], "discard_tabs", "{out}");
 }
 
-/// flite's awb voice says "hey fox, zoom out" in one breath, and Whisper,
-/// prompted with the wake phrase, writes only a short word for all of it.
+/// espeak-ng's en-us voice says "hey fox, undo" in one breath, and
+/// Whisper, prompted with the wake phrase, writes the wake phrase alone.
 /// Too long to be the wake phrase alone, it is heard again as a command:
-/// "Epoxy, Zoom out", the wake phrase spelled otherwise but still a clause
-/// of its own, and the zoom happens.
+/// "K-Fars, undo,", the wake phrase spelled otherwise but still a clause of
+/// its own, and the undo is run. (flite's awb voice saying "hey fox, zoom
+/// out" showed this until the detector stopped starting utterances on the
+/// breath before it: Whisper now writes "he fox zoom out" at once.)
 #[test]
 fn a_command_cut_off_after_the_wake_phrase_is_heard_again() {
-    // The corpus's recording 261.
+    // The corpus's recording 269.
     let wav = say(&Recording {
-        id: 261,
-        file: "test-261-flite-awb-48000-wake-zoom-out.wav".into(),
-        ..recording("flite-awb", 48_000, Kind::OneBreath, "hey fox, zoom out")
+        id: 269,
+        file: "test-269-espeak-en-us-48000-wake-undo.wav".into(),
+        ..recording("espeak-en-us", 48_000, Kind::OneBreath, "hey fox, undo")
     });
     let out = twctl_hear(&wav, &["--apply"]);
     let heard = out["heard"][0].as_str().unwrap().to_lowercase();
@@ -218,9 +220,10 @@ fn a_command_cut_off_after_the_wake_phrase_is_heard_again() {
         "the wake phrase was written as heard, so this tests nothing: {out}"
     );
     assert_eq!(out["wake"], true, "{out}");
-    assert_eq!(out["command"], "zoom out", "{out}");
-    assert_eq!(out["performed"][0]["tool"], "browse", "{out}");
-    assert_eq!(out["performed"][0]["args"]["action"], "zoom_out", "{out}");
+    assert_eq!(out["wake_unsure"], true, "{out}");
+    assert_eq!(out["command"], "undo", "{out}");
+    // Run: with nothing done before it, undo says so.
+    assert_eq!(out["reply"], "There is nothing to undo.", "{out}");
 }
 
 /// espeak-ng's en-us voice says "Hey Fiona, are you coming tonight?" to
