@@ -112,6 +112,17 @@ impl Room {
     /// Plays a recording as the microphone would deliver it and answers
     /// what it came to: the command event with its answer, or, for speech
     /// not taken as a command, the events heard.
+    /// The two YouTube tabs (both, or the test is not testing them).
+    fn youtube(&self) -> Vec<Value> {
+        let youtube: Vec<Value> = self
+            .tabs()
+            .into_iter()
+            .filter(|t| t["title"].as_str().unwrap().ends_with("YouTube"))
+            .collect();
+        assert_eq!(youtube.len(), 2, "{youtube:?}");
+        youtube
+    }
+
     fn hear(&self, r: &Recording) -> Value {
         let listening = match r.kind {
             Kind::Command => Listening::Active,
@@ -285,13 +296,7 @@ fn spoken_commands_in_several_voices_do_what_they_say_to_real_tabs() {
 
     // "hey fox, mute the youtube tabs" in one breath, at 48 kHz.
     let heard = room.hear(&r[1]);
-    let youtube: Vec<Value> = room
-        .tabs()
-        .into_iter()
-        .filter(|t| t["title"].as_str().unwrap().ends_with("YouTube"))
-        .collect();
-    assert_eq!(youtube.len(), 2);
-    assert!(youtube.iter().all(|t| t["muted"] == true), "{heard}");
+    assert!(room.youtube().iter().all(|t| t["muted"] == true), "{heard}");
 
     // "hey fox", a pause, "pin this tab" (Slack, in front).
     let heard = room.hear(&r[2]);
@@ -353,10 +358,7 @@ fn spoken_commands_in_several_voices_do_what_they_say_to_real_tabs() {
     // "unmute the youtube tabs", after the mic button, at 48 kHz.
     let heard = room.hear(&r[11]);
     assert!(
-        room.tabs()
-            .iter()
-            .filter(|t| t["title"].as_str().unwrap().ends_with("YouTube"))
-            .all(|t| t["muted"] == false),
+        room.youtube().iter().all(|t| t["muted"] == false),
         "{heard}"
     );
 
@@ -380,11 +382,5 @@ fn spoken_commands_in_several_voices_do_what_they_say_to_real_tabs() {
     // its wake phrase is quieter than speech had to be before (−50 dBFS),
     // and Whisper hears the utterance brought up to a level it hears well.
     let heard = room.hear(&r[13]);
-    let youtube: Vec<Value> = room
-        .tabs()
-        .into_iter()
-        .filter(|t| t["title"].as_str().unwrap().ends_with("YouTube"))
-        .collect();
-    assert_eq!(youtube.len(), 2);
-    assert!(youtube.iter().all(|t| t["muted"] == true), "{heard}");
+    assert!(room.youtube().iter().all(|t| t["muted"] == true), "{heard}");
 }
