@@ -271,9 +271,10 @@ impl Vad {
                 let (speech_frames, silent_frames) = (*speech_frames, *silent_frames);
                 let ended = silent_frames >= self.frames(self.config.end_silence_ms);
                 // Counted from where it will start: a breath before the
-                // words does not shorten them.
-                let heard = self.utterance.len() - self.start() * FRAME;
-                let too_long = heard >= self.config.max_ms * SAMPLE_RATE / 1000;
+                // words does not shorten them (only looked for once the
+                // whole collection is long enough).
+                let max = self.config.max_ms * SAMPLE_RATE / 1000;
+                let too_long = self.utterance.len() >= max && self.current().len() >= max;
                 if ended || too_long {
                     events.push(self.finish(speech_frames, silent_frames));
                     self.phase = Phase::Silence;
@@ -308,7 +309,7 @@ impl Vad {
     /// [`Vad::finish`] answers if no speech comes before the pause ends.
     fn pausing(&self) -> Vec<f32> {
         let rest = self.frames(self.config.end_silence_ms) - self.kept_frames();
-        let heard = &self.utterance[self.start() * FRAME..];
+        let heard = self.current();
         let mut utterance = Vec::with_capacity(heard.len() + rest * FRAME);
         utterance.extend_from_slice(heard);
         utterance.resize(heard.len() + rest * FRAME, 0.0);
