@@ -455,6 +455,23 @@ mod tests {
     }
 
     #[test]
+    fn a_colour_said_for_a_group_heard_with_a_recolours_it_only_when_spoken() {
+        let news = test_state::tabs(&[("https://news.example/", "Headlines")], &["News"]);
+        let options = Options::default();
+        let said = "make a news group red";
+        let heard = plan_spoken(said, None, &news, &options);
+        assert_eq!(tools(&heard), ["update_group"], "{:?}", heard.calls);
+        assert_eq!(heard.calls[0].args["color"], "red");
+        assert_eq!(heard.calls[0].args["groupId"], 7);
+        let typed = plan(said, &news, &options);
+        assert!(
+            !tools(&typed).contains(&"update_group"),
+            "{:?}",
+            typed.calls
+        );
+    }
+
+    #[test]
     fn a_command_cut_off_after_the_acts_on_nothing_and_is_heard_again() {
         let options = Options::default();
         for said in ["close the", "mute the", "close youtube and pin the"] {

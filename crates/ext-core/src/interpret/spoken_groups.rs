@@ -2,6 +2,7 @@
 //! back into the names: the end of a one-word name runs into "group".
 
 use super::hearing::sound_distance;
+use super::parse::color;
 use crate::tab_state::State;
 
 /// "Make the new group red" for "the news group": the "s" of a one-word
@@ -31,6 +32,23 @@ pub fn group_names(words: &[String], state: &State) -> Vec<String> {
         only.filter(|_| alike.next().is_none()).cloned()
     };
     let mut out: Vec<String> = Vec::with_capacity(words.len());
+    // "make a news group red" for "make the news group red": Whisper
+    // often writes a short "the" as "a". Typed, that makes a new group
+    // (or adds the tab in front to the one of that name); spoken, a
+    // colour for a group that exists is what was said.
+    if let [make, article, name @ .., group, colour] = words {
+        let name = name.join(" ");
+        if make == "make"
+            && ["a", "an"].contains(&article.as_str())
+            && group == "group"
+            && color(colour).is_some()
+            && is_group(&name)
+        {
+            out.extend(["make".to_string(), "the".to_string()]);
+            out.extend(words[2..].iter().cloned());
+            return out;
+        }
+    }
     let mut i = 0;
     while i < words.len() {
         let word = &words[i];
@@ -92,6 +110,19 @@ mod tests {
             "put this tab in a new group"
         );
         assert_eq!(w("make the blue group red"), "make the blue group red");
+    }
+
+    #[test]
+    fn a_colour_for_a_group_heard_with_a_is_for_that_group() {
+        let w = |t: &str| group_names(&words(t), &state("News")).join(" ");
+        assert_eq!(w("make a news group red"), "make the news group red");
+        // No group of that name, no colour, or more words: as heard.
+        assert_eq!(w("make a sports group red"), "make a sports group red");
+        assert_eq!(w("make a news group"), "make a news group");
+        assert_eq!(
+            w("make a news group red with this tab"),
+            "make a news group red with this tab"
+        );
     }
 
     #[test]
