@@ -56,6 +56,16 @@ pub fn names_an_unknown_domain(words: &[String], state: &State) -> bool {
     })
 }
 
+/// The ending of a web address that no site has ("docs.paras/30",
+/// "docs.rs.serve" for "docs dot rs slash serde"), if it has one: heard
+/// past mending, such an address cannot be the one that was said, and
+/// opening it would only show an error page.
+pub fn made_up_ending(url: &str) -> Option<String> {
+    let (host, _) = host_and_path(url);
+    let ending = host.rsplit('.').next()?;
+    (is_address(url) && !is_real_ending(ending)).then(|| ending.to_string())
+}
+
 /// The domains the user may mean: the known sites', the open tabs' and the
 /// bookmarks'.
 fn known_domains(state: &State) -> Vec<String> {
@@ -115,10 +125,92 @@ fn mend_address(address: &str, before: Option<&str>, known: &[String]) -> (Strin
 /// "wikipedia dot org"); one far from any ("docs.haresh or d") is more
 /// than the ending misheard.
 const GENERIC_ENDINGS: &[&str] = &[
-    "app", "art", "biz", "blog", "cloud", "com", "design", "dev", "edu", "email", "fun", "gov",
-    "info", "int", "link", "live", "mil", "museum", "name", "net", "news", "online", "org", "page",
-    "pro", "shop", "site", "space", "store", "tech", "top", "travel", "wiki", "work", "world",
+    "academy",
+    "agency",
+    "app",
+    "art",
+    "bio",
+    "biz",
+    "blog",
+    "chat",
+    "city",
+    "click",
+    "cloud",
+    "club",
+    "codes",
+    "com",
+    "community",
+    "company",
+    "design",
+    "dev",
+    "digital",
+    "edu",
+    "email",
+    "events",
+    "finance",
+    "fun",
+    "games",
+    "global",
+    "gov",
+    "group",
+    "guru",
+    "health",
+    "host",
+    "icu",
+    "info",
+    "int",
+    "jobs",
+    "life",
+    "link",
+    "live",
+    "lol",
+    "ltd",
+    "market",
+    "media",
+    "mil",
+    "mobi",
+    "museum",
+    "name",
+    "net",
+    "network",
+    "news",
+    "ninja",
+    "online",
+    "org",
+    "page",
+    "party",
+    "photos",
+    "plus",
+    "press",
+    "pro",
+    "rocks",
+    "run",
+    "science",
+    "shop",
+    "site",
+    "social",
+    "software",
+    "solutions",
+    "space",
+    "store",
+    "studio",
+    "support",
+    "systems",
+    "team",
+    "tech",
+    "tips",
+    "today",
+    "tools",
+    "top",
+    "travel",
+    "video",
+    "vip",
+    "website",
+    "wiki",
+    "work",
+    "world",
     "xyz",
+    "zone",
 ];
 
 /// Whether a domain ending is one a site could have.
@@ -185,6 +277,22 @@ mod tests {
         assert_eq!(mended("open jithab.come"), "open github.com");
         // Not spelled like the ending: more than the ending was misheard.
         assert_eq!(mended("open docs.haresh"), "open docs.haresh");
+    }
+
+    #[test]
+    fn endings_no_site_has_are_made_up() {
+        assert_eq!(made_up_ending("docs.paras/30").as_deref(), Some("paras"));
+        assert_eq!(made_up_ending("docs.rs.serve").as_deref(), Some("serve"));
+        for real in [
+            "docs.rs/30",
+            "bbc.co.uk",
+            "example.studio",
+            "https://x.org/a",
+        ] {
+            assert_eq!(made_up_ending(real), None, "{real}");
+        }
+        // Not written as an address at all.
+        assert_eq!(made_up_ending("http://127.0.0.1:8000/"), None);
     }
 
     #[test]

@@ -172,7 +172,7 @@ pub fn plan_spoken(input: &str, guided: Option<&str>, state: &State, options: &O
             Some((meant, mended)) if mended.error.is_none() && !mended.answers_a_question() => {
                 heard_as(meant, mended)
             }
-            _ => first,
+            _ => unless_made_up_address(first),
         };
     }
     if !matches!(
@@ -206,6 +206,26 @@ pub fn plan_spoken(input: &str, guided: Option<&str>, state: &State, options: &O
 fn spoken_words(input: &str, state: &State) -> Vec<String> {
     let words = spoken_groups::group_names(&hearing::always(&text::raw_words(input)), state);
     addresses::mend(&words, state)
+}
+
+/// `plan`, unless it opens a spoken address whose ending no site has
+/// ("docs.paras/30" for "docs dot rs slash serde"): that was misheard
+/// past mending, so the user sees what was heard and nothing opens.
+fn unless_made_up_address(plan: Plan) -> Plan {
+    let made_up = plan.calls.iter().find_map(|call| {
+        let url = call.args.get("url")?.as_str()?;
+        Some((url.to_string(), addresses::made_up_ending(url)?))
+    });
+    match made_up {
+        Some((url, ending)) => Plan::failed(
+            ErrorCode::NotFound,
+            format!(
+                "No web address ends in '.{ending}', so {url} was not opened. \
+                 Say it again, or type it."
+            ),
+        ),
+        None => plan,
+    }
 }
 
 /// The reading of words that mean nothing mended as surely as hearing
@@ -452,6 +472,27 @@ mod tests {
 
     fn tools(plan: &Plan) -> Vec<&str> {
         plan.calls.iter().map(|c| c.tool.as_str()).collect()
+    }
+
+    #[test]
+    fn a_spoken_address_with_an_ending_no_site_has_is_not_opened() {
+        let options = Options::default();
+        let heard = "open docs.paras slash 30";
+        let spoken = plan_spoken(heard, None, &state(), &options);
+        assert!(spoken.calls.is_empty(), "{:?}", spoken.calls);
+        assert_eq!(spoken.error, Some(ErrorCode::NotFound));
+        assert!(spoken.reply.contains("'.paras'"), "{}", spoken.reply);
+        // A real ending is opened as heard; typed, anything is.
+        assert_eq!(
+            tools(&plan_spoken(
+                "open docs.rs slash 30",
+                None,
+                &state(),
+                &options
+            )),
+            ["create_tab"]
+        );
+        assert_eq!(tools(&plan(heard, &state(), &options)), ["create_tab"]);
     }
 
     #[test]
