@@ -190,6 +190,9 @@ pub fn plan_spoken(input: &str, guided: Option<&str>, state: &State, options: &O
         .map(|words| words.join(" "));
     let readings = guided.map(|g| (g.to_string(), true));
     for (meant, is_guided) in readings.into_iter().chain(mends.map(|m| (m, false))) {
+        if !is_guided && lost_a_name(&meant) {
+            continue;
+        }
         let mended = plan(&meant, state, options);
         // Mended by sound into "undo", but never into a "yes" or "no": only
         // the audio heard again ("US" guided to "yes") answers a question.
@@ -206,6 +209,16 @@ pub fn plan_spoken(input: &str, guided: Option<&str>, state: &State, options: &O
 fn spoken_words(input: &str, state: &State) -> Vec<String> {
     let words = spoken_groups::group_names(&hearing::always(&text::raw_words(input)), state);
     addresses::mend(&words, state)
+}
+
+/// Whether a reading has a verb followed straight by "and" ("group and
+/// confluence"): spoken, a name was lost before the "and" ("groupier and
+/// confluence" for "group jira and confluence"), so a mend by sound
+/// that reads so would act on the one name left.
+fn lost_a_name(reading: &str) -> bool {
+    parse::clauses(&text::words(reading))
+        .iter()
+        .any(|clause| clause.get(1).is_some_and(|w| w == "and"))
 }
 
 /// `plan`, unless it opens a spoken address whose ending no site has
@@ -472,6 +485,25 @@ mod tests {
 
     fn tools(plan: &Plan) -> Vec<&str> {
         plan.calls.iter().map(|c| c.tool.as_str()).collect()
+    }
+
+    #[test]
+    fn a_mend_that_leaves_a_verb_before_and_is_not_taken() {
+        let options = Options::default();
+        // "groupier" mends by sound to "group"; the name before "and" is lost.
+        let heard = "groupier and slack";
+        let spoken = plan_spoken(heard, None, &state(), &options);
+        assert!(
+            spoken.calls.is_empty(),
+            "{:?} {}",
+            spoken.calls,
+            spoken.reply
+        );
+        // Heard again guided, the audio decides.
+        let guided = plan_spoken(heard, Some("group youtube and slack"), &state(), &options);
+        assert_eq!(tools(&guided), ["group_tabs"]);
+        assert!(!lost_a_name("group youtube and slack"));
+        assert!(!lost_a_name("mute youtube and pin slack"));
     }
 
     #[test]
