@@ -51,7 +51,8 @@ pub struct VadConfig {
     /// Within an utterance, a frame more than this many dB under the
     /// loudest level held so far (60 ms: [`loudest_sustained_db`]) is
     /// silence, and the utterance starts no earlier than the pre-roll
-    /// before its first frame within this of that level. So where an utterance starts, pauses and ends does not move
+    /// before its first frame within this of that level. So where an
+    /// utterance starts, pauses and ends does not move
     /// with the microphone's gain: a breath 47 dB under the words (flite's
     /// awb voice, before "hey fox") is not a word at any gain.
     pub span_db: f32,

@@ -31,24 +31,22 @@ pub fn group_names(words: &[String], state: &State) -> Vec<String> {
         let only = alike.next();
         only.filter(|_| alike.next().is_none()).cloned()
     };
-    let mut out: Vec<String> = Vec::with_capacity(words.len());
     // "make a news group red" for "make the news group red": Whisper
     // often writes a short "the" as "a". Typed, that makes a new group
     // (or adds the tab in front to the one of that name); spoken, a
     // colour for a group that exists is what was said.
-    if let [make, article, name @ .., group, colour] = words {
-        let name = name.join(" ");
+    let mut words = std::borrow::Cow::Borrowed(words);
+    if let [make, article, name @ .., group, colour] = &*words {
         if make == "make"
             && ["a", "an"].contains(&article.as_str())
             && group == "group"
             && color(colour).is_some()
-            && is_group(&name)
+            && is_group(&name.join(" "))
         {
-            out.extend(["make".to_string(), "the".to_string()]);
-            out.extend(words[2..].iter().cloned());
-            return out;
+            words.to_mut()[1] = "the".to_string();
         }
     }
+    let mut out: Vec<String> = Vec::with_capacity(words.len());
     let mut i = 0;
     while i < words.len() {
         let word = &words[i];
