@@ -592,9 +592,9 @@ fn the_fake_microphone_delivers_frames_and_waits_for_the_wake_word() {
     .unwrap();
     assert!((-30.0..-15.0).contains(&level), "level {level} dBFS");
     // Opened without Firefox's noise suppression and automatic gain, which
-    // cost Whisper more than the noise does (README). The fake microphone
-    // applies no processing whatever it is asked, so what was asked is
-    // what can be checked here.
+    // cost Whisper more than the noise does (docs/speech.md). The fake
+    // microphone applies no processing whatever it is asked, so what was
+    // asked is what can be checked here.
     let status = send(&env, json!({ "type": "voice_status" }));
     let asked = &status["microphone"]["asked"];
     assert_eq!(asked["noise_suppression"], false, "{status}");

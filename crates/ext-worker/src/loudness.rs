@@ -1,16 +1,17 @@
 //! Quiet speech brought up to a level Whisper hears well.
 //!
 //! The microphone is opened without Firefox's automatic gain (it costs
-//! Whisper more than it gives: README, "Noise, and what Firefox does to
-//! it"), so a microphone set low reaches the worker as recorded. Whisper's
-//! log-mel input is not normalized for level, and it hears quiet speech far
-//! worse: the spoken corpus 20 dB quieter falls from 91.7% to 72.6% of
-//! commands right (tiny.en q8_0). So an utterance whose loudest level held
-//! for 60 ms ([`loudest_sustained_db`]: a click does not count) is under
-//! [`QUIETEST_HEARD_DB`] is amplified up to it, by one gain for the whole
-//! utterance: the speech keeps its shape and the room's noise its distance
-//! below it. Speech as loud as the corpus's quietest recordings, which
-//! Whisper hears as well as the rest, is left exactly as heard.
+//! Whisper more than it gives: docs/speech.md, "Noise, and what Firefox
+//! does to it"), so a microphone set low reaches the worker as recorded.
+//! Whisper's log-mel input is not normalized for level, and it hears quiet
+//! speech far worse: the spoken corpus 20 dB quieter falls from 91.7% to
+//! 72.6% of commands right (tiny.en q8_0). So an utterance whose loudest
+//! level held for 60 ms ([`loudest_sustained_db`]: a click does not count)
+//! is under [`QUIETEST_HEARD_DB`] is amplified up to it, by one gain for
+//! the whole utterance: the speech keeps its shape and the room's noise
+//! its distance below it. Speech as loud as the corpus's quietest
+//! recordings, which Whisper hears as well as the rest, is left exactly as
+//! heard.
 
 use crate::vad::{level_db, loudest_sustained_db, FRAME, SILENCE_DB};
 

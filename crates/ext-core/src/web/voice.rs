@@ -690,7 +690,7 @@ impl Voice {
         // automatic gain pumps that noise up in every pause. With both on
         // (Firefox's default) tiny.en did the right thing for 87.2% of the
         // corpus, with neither 91.3% (WebRTC's own processing, offline;
-        // README). Echo cancellation stays: it changes nothing unless
+        // docs/speech.md). Echo cancellation stays: it changes nothing unless
         // something plays back, and then it helps.
         let audio = MediaTrackConstraints::new();
         audio.set_noise_suppression_bool(false);
