@@ -52,9 +52,9 @@ pub struct VadConfig {
     /// loudest level held so far (60 ms: [`loudest_sustained_db`]) is
     /// silence, and the utterance starts no earlier than the pre-roll
     /// before its first frame within this of that level. So where an
-    /// utterance starts, pauses and ends does not move
-    /// with the microphone's gain: a breath 47 dB under the words (flite's
-    /// awb voice, before "hey fox") is not a word at any gain.
+    /// utterance starts, pauses and ends does not move with the
+    /// microphone's gain: a breath 47 dB under the words (flite's awb
+    /// voice, before "hey fox") is not a word at any gain.
     pub span_db: f32,
 }
 
