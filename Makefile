@@ -139,13 +139,13 @@ QUIETER_MODELS ?= tiny.en-q8_0
 SPEECH_BENCH = cargo run --quiet --release -p ext-cli --bin speech-bench -- --corpus $(SPEECH_CORPUS)
 # One row per scheme or aid, none twice (base's shipped is min:10+stop),
 # so that the whole bench stays near half an hour on two cores; speech-bench
-# measures its rows two at a time, each on one thread as in the browser.
+# measures its rows two at a time, each on one thread as in the browser,
+# the subset's charts and the whole corpus's rows in one pool.
 SCHEMES_TINY := full,auto,auto+stop,auto+stop+fallback,min:10+stop,tail,shipped+noguided,shipped,tail+stop+fallback,tail+stop+notabs,tail+stop+nocmds,tail+stop+guide:1
 SCHEMES_BASE := full,tail+stop,shipped+noguided,shipped
 bench: xpi test-tools speech-corpus speech-holdout speech-unseen
-	$(SPEECH_BENCH) --subset --model $(SPEECH_MODELS)/tiny.en-q8_0 --schemes $(SCHEMES_TINY)
-	$(SPEECH_BENCH) --subset --model $(SPEECH_MODELS)/base-q8_0 --schemes $(SCHEMES_BASE)
-	$(SPEECH_BENCH) $(foreach m,tiny.en-q8_0 tiny.en-f32 base-q8_0 base-f32,--model $(SPEECH_MODELS)/$(m)) \
+	$(SPEECH_BENCH) --chart $(SPEECH_MODELS)/tiny.en-q8_0=$(SCHEMES_TINY) --chart $(SPEECH_MODELS)/base-q8_0=$(SCHEMES_BASE) \
+	  $(foreach m,tiny.en-q8_0 tiny.en-f32 base-q8_0 base-f32,--model $(SPEECH_MODELS)/$(m)) \
 	  --held-out $(SPEECH_HOLDOUT) $(foreach m,$(HELDOUT_MODELS),--held-out-model $(SPEECH_MODELS)/$(m)) \
 	  --unseen $(SPEECH_UNSEEN) $(foreach m,$(UNSEEN_MODELS),--unseen-model $(SPEECH_MODELS)/$(m)) \
 	  $(if $(QUIETER_MODELS),--quieter $(QUIETER_DB)) $(foreach m,$(QUIETER_MODELS),--quieter-model $(SPEECH_MODELS)/$(m))

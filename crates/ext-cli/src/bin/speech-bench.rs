@@ -1,4 +1,5 @@
 //! speech-bench --model DIR [--model DIR …] [--schemes S,S,…] [--subset]
+//!              [--chart DIR=S,S,… …]
 //!              [--corpus target/speech-corpus] [--dir tests/speech] [--misses]
 //!              [--jobs N] [--held-out DIR --held-out-model DIR …]
 //!              [--unseen DIR --unseen-dir tests/speech-unseen --unseen-model DIR …]
@@ -23,6 +24,10 @@
 //! `--quieter DB`: each `--quieter-model` gets a row on the corpus played
 //! DB dB quieter, as from a microphone set low (Firefox's automatic gain is
 //! off), labelled `DBdB-quieter=…`.
+//! `--chart DIR=S,S,…`: the model in DIR with each of these schemes on
+//! the fixed subset, printed as a table of its own before the others; its
+//! rows share the pool, so that neither core waits while the other ends a
+//! long row (`--model` may then be left out).
 //!
 //! A scheme is `shipped` (what the extension decodes with, the default) or
 //! a window (`full`, `auto`, `tail`, `tail:SECONDS`, `min:SECONDS`) with
@@ -121,6 +126,7 @@ fn run() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
     let mut models: Vec<PathBuf> = Vec::new();
     let mut schemes = vec![scheme("shipped")?];
+    let mut charts: Vec<(PathBuf, Vec<Scheme>)> = Vec::new();
     let (mut subset, mut misses, mut one) = (false, false, false);
     let (mut held_out, mut held_out_models) = (None, Vec::new());
     let (mut unseen, mut unseen_models) = (None, Vec::new());
@@ -139,6 +145,14 @@ fn run() -> Result<(), String> {
                 schemes = value()?.split(',').map(scheme).collect::<Result<_, _>>()?;
             }
             "--subset" => subset = true,
+            "--chart" => {
+                let value = value()?;
+                let (model, names) = value
+                    .rsplit_once('=')
+                    .ok_or("--chart takes DIR=SCHEME,SCHEME,…")?;
+                let names = names.split(',').map(scheme).collect::<Result<_, _>>()?;
+                charts.push((model.into(), names));
+            }
             "--misses" => misses = true,
             "--held-out" => held_out = Some(PathBuf::from(value()?)),
             "--held-out-model" => held_out_models.push(PathBuf::from(value()?)),
@@ -170,8 +184,8 @@ fn run() -> Result<(), String> {
             other => return Err(format!("unknown argument {other}")),
         }
     }
-    if models.is_empty() {
-        return Err("give at least one --model DIR".into());
+    if models.is_empty() && charts.is_empty() {
+        return Err("give at least one --model DIR or --chart DIR=SCHEMES".into());
     }
     if held_out.is_some() == held_out_models.is_empty() {
         return Err("--held-out DIR and --held-out-model DIR go together".into());
@@ -188,10 +202,23 @@ fn run() -> Result<(), String> {
         .map_err(|e| format!("{}: {e} (run speech-corpus first)", corpus.display()))?;
     let recordings: Vec<Recording> =
         serde_json::from_slice::<Vec<Recording>>(&manifest).map_err(|e| e.to_string())?;
-    let recordings = recordings
+    let in_subset = recordings.iter().filter(|r| r.subset).count();
+    let recordings: Vec<Recording> = recordings
         .into_iter()
         .filter(|r| r.subset || !subset)
         .collect();
+    let headers = [
+        header(&recordings, subset),
+        header(
+            &recordings
+                .iter()
+                .filter(|r| r.subset)
+                .cloned()
+                .collect::<Vec<_>>(),
+            true,
+        ),
+    ];
+    let sizes = [recordings.len(), in_subset];
     let data = Corpus {
         dir: corpus.clone(),
         cases,
@@ -212,23 +239,35 @@ fn run() -> Result<(), String> {
         );
         return Ok(());
     }
-    print_header(&data, subset);
-    let mut rows: Vec<Row> = models
+    let (corpus, dir) = (&corpus, &dir);
+    let mut rows: Vec<Row> = charts
         .iter()
-        .flat_map(|model| {
-            schemes.iter().map(|scheme| Row {
+        .flat_map(|(model, schemes)| {
+            schemes.iter().map(move |scheme| Row {
                 model,
                 scheme,
-                corpus: &corpus,
-                dir: &dir,
+                corpus,
+                dir,
                 label: None,
                 quieter: None,
+                subset: true,
             })
         })
         .collect();
+    rows.extend(models.iter().flat_map(|model| {
+        schemes.iter().map(|scheme| Row {
+            model,
+            scheme,
+            corpus,
+            dir,
+            label: None,
+            quieter: None,
+            subset,
+        })
+    }));
     // The other corpora: each of their models with the first scheme.
     let others = [
-        (&held_out, &held_out_models, &dir, "held-out"),
+        (&held_out, &held_out_models, dir, "held-out"),
         (&unseen, &unseen_models, &unseen_dir, "unseen"),
     ];
     for (corpus, models, dir, label) in others {
@@ -240,37 +279,35 @@ fn run() -> Result<(), String> {
             dir,
             label: Some(label),
             quieter: None,
+            subset,
         }));
     }
     rows.extend(quieter_models.iter().map(|model| Row {
         model,
         scheme: &schemes[0],
-        corpus: &corpus,
-        dir: &dir,
+        corpus,
+        dir,
         label: None,
         quieter,
+        subset,
     }));
-    let common = {
-        let mut c = Vec::new();
-        c.extend(subset.then(|| "--subset".to_string()));
-        c.extend(misses.then(|| "--misses".to_string()));
-        c
-    };
-    rows_side_by_side(&rows, &common, jobs)
+    let common: Vec<String> = misses.then(|| "--misses".to_string()).into_iter().collect();
+    rows_side_by_side(&rows, &common, jobs, &headers, sizes)
 }
 
-fn print_header(data: &Corpus, subset: bool) {
-    println!(
-        "{} recordings ({} not for us){}; each row on one thread, as in the browser",
-        data.recordings.len(),
-        data.recordings
+/// The lines over a table of rows heard on `recordings`.
+fn header(recordings: &[Recording], subset: bool) -> String {
+    let mut out = format!(
+        "{} recordings ({} not for us){}; each row on one thread, as in the browser\n",
+        recordings.len(),
+        recordings
             .iter()
             .filter(|r| r.kind == Kind::NotForUs)
             .count(),
         if subset { ", the fixed subset" } else { "" }
     );
-    println!(
-        "{:<14} {:<24} {:>8} {:>6} {:>6} {:>7} {:>7} {:>6} {:>6} {:>9} {:>9} {:>6} {:>7}",
+    out.push_str(&format!(
+        "{:<14} {:<24} {:>8} {:>6} {:>6} {:>7} {:>7} {:>6} {:>6} {:>9} {:>9} {:>6} {:>7}\n",
         "model",
         "scheme",
         "success",
@@ -284,7 +321,8 @@ fn print_header(data: &Corpus, subset: bool) {
         "dec ms",
         "guided",
         "wall s"
-    );
+    ));
+    out
 }
 
 /// One row of the table: a model, heard with a scheme, on a corpus.
@@ -299,19 +337,30 @@ struct Row<'a> {
     label: Option<&'static str>,
     /// Played this many dB quieter.
     quieter: Option<u32>,
+    /// On the corpus's fixed subset.
+    subset: bool,
 }
 
 /// Measures every (model, scheme) row in a child process of this binary on
 /// one thread (Candle's CPU kernels follow rayon's variable), `jobs` of them
-/// at once, and prints the rows in the order asked as they are done. On two
-/// cores two one-thread rows take 40% less time than the rows one after
-/// the other on both cores (the decoder's small products barely gain from
-/// a second thread), and one thread is how the extension's worker runs.
-fn rows_side_by_side(rows: &[Row], common: &[String], jobs: usize) -> Result<(), String> {
+/// at once, and prints the rows in the order asked as they are done, each
+/// table under its header (`headers`: the whole corpus's, the subset's;
+/// `sizes`: their recordings). On two cores two one-thread rows take 40%
+/// less time than the rows one after the other on both cores (the
+/// decoder's small products barely gain from a second thread), and one
+/// thread is how the extension's worker runs.
+fn rows_side_by_side(
+    rows: &[Row],
+    common: &[String],
+    jobs: usize,
+    headers: &[String; 2],
+    sizes: [usize; 2],
+) -> Result<(), String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-    // Biggest models first, so that the last row running is a short one.
+    // Longest rows first, so that the last row running is a short one.
     let mut queue: Vec<usize> = (0..rows.len()).collect();
-    queue.sort_by_key(|&i| std::cmp::Reverse(dir_bytes(rows[i].model)));
+    let costs: Vec<u64> = rows.iter().map(|r| r.cost(sizes)).collect();
+    queue.sort_by_key(|&i| std::cmp::Reverse(costs[i]));
     let queue = std::sync::Mutex::new(queue.into_iter());
     let (done, finished) = std::sync::mpsc::channel();
     std::thread::scope(|scope| {
@@ -327,9 +376,11 @@ fn rows_side_by_side(rows: &[Row], common: &[String], jobs: usize) -> Result<(),
                         dir,
                         label,
                         quieter,
+                        subset,
                     } = &rows[i];
                     let out = Command::new(exe)
                         .args(common)
+                        .args(subset.then_some("--subset"))
                         .arg("--corpus")
                         .arg(corpus)
                         .arg("--dir")
@@ -369,6 +420,9 @@ fn rows_side_by_side(rows: &[Row], common: &[String], jobs: usize) -> Result<(),
         for (i, out) in finished {
             slots[i] = Some(out);
             while let Some(Some(out)) = slots.get(next) {
+                if next == 0 || rows[next].subset != rows[next - 1].subset {
+                    print!("{}", headers[usize::from(rows[next].subset)]);
+                }
                 match out {
                     Ok(text) => print!("{text}"),
                     Err(e) => {
@@ -384,16 +438,36 @@ fn rows_side_by_side(rows: &[Row], common: &[String], jobs: usize) -> Result<(),
     })
 }
 
-/// The size of a model's files: what its rows cost, roughly.
-fn dir_bytes(dir: &Path) -> u64 {
-    std::fs::read_dir(dir)
-        .map(|entries| {
-            entries
-                .filter_map(|e| e.ok()?.metadata().ok())
-                .map(|m| m.len())
-                .sum()
-        })
-        .unwrap_or(0)
+impl Row<'_> {
+    /// What the row costs, roughly, to run the longest first: the model's
+    /// weights per layer input (f32 or q8_0 alike: both run at about the
+    /// same speed), times the recordings, times four for a row that
+    /// encodes all 30 s of every recording (and two for one that may).
+    fn cost(&self, [corpus, subset]: [usize; 2]) -> u64 {
+        let recordings = if self.subset { subset } else { corpus };
+        let window = match self.scheme.decoding {
+            Some(d) if d.audio_ctx == AudioCtx::Full => 4,
+            Some(d) if d.fallback => 2,
+            _ => 1,
+        };
+        model_weights(self.model) * recordings as u64 * window
+    }
+}
+
+/// About how many weights a Whisper model in `dir` has, from its
+/// config.json (d_model² per layer); 1 when it cannot be read.
+fn model_weights(dir: &Path) -> u64 {
+    let config = std::fs::read(dir.join("config.json")).ok();
+    let config: Option<serde_json::Value> = config.and_then(|c| serde_json::from_slice(&c).ok());
+    let field = |name: &str| config.as_ref()?.get(name)?.as_u64();
+    match (
+        field("d_model"),
+        field("encoder_layers"),
+        field("decoder_layers"),
+    ) {
+        (Some(d), Some(e), Some(l)) => d * d * (e + l),
+        _ => 1,
+    }
 }
 
 /// One row of the table (and, with `misses`, each miss under it): `model`
