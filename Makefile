@@ -128,12 +128,12 @@ BENCH_SIZES ?= tiny base
 # (tiny.en q8_0, and base q8_0 on the main windows), then the shipped
 # decoding on the whole corpus for each real model, and for the bundled
 # one on the held-out corpus (the same sentences in other voices;
-# HELDOUT_MODELS="tiny.en-q8_0 base-q8_0" adds base, about 4 minutes) and
-# on the unseen commands (UNSEEN_MODELS likewise, about 3 minutes more).
+# HELDOUT_MODELS="tiny.en-q8_0 base-q8_0" adds base, about 3 minutes) and
+# on the unseen commands (UNSEEN_MODELS likewise, about 2 minutes more).
 HELDOUT_MODELS ?= tiny.en-q8_0
 UNSEEN_MODELS ?= tiny.en-q8_0
 # And on the corpus played QUIETER_DB quieter, as from a microphone set low
-# (Firefox's automatic gain is off): about 4 minutes per model.
+# (Firefox's automatic gain is off): about 1 minute for tiny.en, 3 for base.
 QUIETER_DB ?= 20
 QUIETER_MODELS ?= tiny.en-q8_0
 SPEECH_BENCH = cargo run --quiet --release -p ext-cli --bin speech-bench -- --corpus $(SPEECH_CORPUS)
