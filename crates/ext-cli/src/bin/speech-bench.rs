@@ -207,17 +207,8 @@ fn run() -> Result<(), String> {
         .into_iter()
         .filter(|r| r.subset || !subset)
         .collect();
-    let headers = [
-        header(&recordings, subset),
-        header(
-            &recordings
-                .iter()
-                .filter(|r| r.subset)
-                .cloned()
-                .collect::<Vec<_>>(),
-            true,
-        ),
-    ];
+    let subset_only: Vec<Recording> = recordings.iter().filter(|r| r.subset).cloned().collect();
+    let headers = [header(&recordings, subset), header(&subset_only, true)];
     let sizes = [recordings.len(), in_subset];
     let data = Corpus {
         dir: corpus.clone(),
@@ -440,9 +431,9 @@ fn rows_side_by_side(
 
 impl Row<'_> {
     /// What the row costs, roughly, to run the longest first: the model's
-    /// weights per layer input (f32 or q8_0 alike: both run at about the
-    /// same speed), times the recordings, times four for a row that
-    /// encodes all 30 s of every recording (and two for one that may).
+    /// size (f32 or q8_0 alike: both run at about the same speed), times
+    /// the recordings, times four for a row that encodes all 30 s of every
+    /// recording (and two for one that may).
     fn cost(&self, [corpus, subset]: [usize; 2]) -> u64 {
         let recordings = if self.subset { subset } else { corpus };
         let window = match self.scheme.decoding {
