@@ -417,6 +417,15 @@ fn echoed(event: &Value) -> Vec<f32> {
 }
 
 fn transcribe(samples: &[f32], prompt: &str, max_tokens: usize) -> Value {
+    transcribe_as(samples, prompt, max_tokens, &[])
+}
+
+/// A live transcript's tokens: `transcribe --live`.
+fn transcribe_live(samples: &[f32], prompt: &str) -> Value {
+    transcribe_as(samples, prompt, 32, &["--live"])
+}
+
+fn transcribe_as(samples: &[f32], prompt: &str, max_tokens: usize, flags: &[&str]) -> Value {
     let dir = std::env::temp_dir().join(format!("tw-voice-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let audio = dir.join("heard.wav");
@@ -437,7 +446,8 @@ fn transcribe(samples: &[f32], prompt: &str, max_tokens: usize) -> Value {
     .arg(&audio)
     // Without decoding flags, transcribe decodes as the worker does.
     .args(["--json", "--max-tokens"])
-    .arg(max_tokens.to_string());
+    .arg(max_tokens.to_string())
+    .args(flags);
     if !prompt.trim().is_empty() {
         cmd.args(["--prompt", prompt]);
     }
@@ -513,7 +523,7 @@ fn speech_through_the_audio_context_reaches_whisper_intact_and_runs_as_a_command
     let heard_so_far = echoed(&partial);
     assert!(heard_so_far.len() >= 16_000 && heard_so_far.len() < pcm.len());
     assert_eq!(&pcm[..heard_so_far.len()], &heard_so_far[..]);
-    let expected = transcribe(&heard_so_far, prompt, 32);
+    let expected = transcribe_live(&heard_so_far, prompt);
     assert_eq!(partial["tokens"], expected["tokens"], "{partial:#}");
 
     // And it ran: the log's only entry is the command, under what was

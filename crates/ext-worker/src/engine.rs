@@ -175,6 +175,29 @@ impl Decoding {
         ..Self::SHIPPED
     };
 
+    /// How a live transcript is decoded: it is redone every second while a
+    /// command is spoken and only shown, and one under way when the
+    /// command's pause ends holds the command back. So never the slow
+    /// fallback, and over the audio's own seconds where this decoding
+    /// pads to a longer window (at least 10 s costs base three times the
+    /// encoder of the audio alone, each second), stopping at repetition
+    /// as the short window needs. Measured on the subset (base q8_0): WER
+    /// 31.7% against 27.2%, encoder 177 ms against 604 ms.
+    pub fn live(&self) -> Decoding {
+        match self.audio_ctx {
+            AudioCtx::Min(_) | AudioCtx::Full => Decoding {
+                audio_ctx: AudioCtx::Auto,
+                stop_loops: true,
+                fallback: false,
+                ..*self
+            },
+            AudioCtx::Auto | AudioCtx::Tail(_) => Decoding {
+                fallback: false,
+                ..*self
+            },
+        }
+    }
+
     /// As `speech-bench` names a scheme: "tail+stop", "min:10+stop".
     pub fn name(&self) -> String {
         let mut name = self.audio_ctx.name();
@@ -620,6 +643,24 @@ mod tests {
     fn the_shipped_decoding_depends_on_whether_the_model_is_multilingual() {
         assert_eq!(Decoding::shipped(false).name(), "tail+stop");
         assert_eq!(Decoding::shipped(true).name(), "min:10+stop");
+    }
+
+    #[test]
+    fn a_live_transcript_hears_the_audio_alone_and_never_falls_back() {
+        assert_eq!(Decoding::shipped(false).live().name(), "tail+stop");
+        assert_eq!(Decoding::shipped(true).live().name(), "auto+stop");
+        let full = Decoding {
+            audio_ctx: AudioCtx::Full,
+            stop_loops: false,
+            fallback: true,
+            guide: 1.0,
+        };
+        assert_eq!(full.live().name(), "auto+stop+guide:1");
+        let tail = Decoding {
+            fallback: true,
+            ..Decoding::SHIPPED
+        };
+        assert_eq!(tail.live(), Decoding::SHIPPED);
     }
 
     #[test]

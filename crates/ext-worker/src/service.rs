@@ -197,12 +197,10 @@ impl Service {
         // Brought up as the utterance so far would be (the whole one's
         // gain may differ a little).
         crate::loudness::bring_up_quiet(&mut pcm);
-        // A courtesy redone every second: never the slow fallback.
-        let decoding = Decoding {
-            fallback: false,
-            ..self.decoding()
-        };
-        let options = decoding.options(self.prompt.clone(), PARTIAL_TOKENS);
+        let options = self
+            .decoding()
+            .live()
+            .options(self.prompt.clone(), PARTIAL_TOKENS);
         self.engine().ok()?.transcribe(&pcm, &options).ok()
     }
 

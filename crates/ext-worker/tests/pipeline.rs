@@ -88,6 +88,16 @@ fn whisper(pcm: &[f32], prompt: &str, max_tokens: usize) -> ext_worker::Transcri
     engine.transcribe(pcm, &options).unwrap()
 }
 
+/// The live transcript of `pcm`: the model's shipped decoding as a live
+/// transcript decodes it, with a live transcript's token budget.
+fn live_whisper(pcm: &[f32], prompt: &str) -> ext_worker::Transcript {
+    let engine = Engine::load(&model(), Projection::Exact).unwrap();
+    let live = Decoding::shipped(engine.tokenizer().is_multilingual()).live();
+    engine
+        .transcribe(pcm, &live.options(Some(prompt.into()), 32))
+        .unwrap()
+}
+
 fn spoken() -> Vec<f32> {
     [vec![0.0; 8_000], speech(), vec![0.0; 24_000]].concat()
 }
@@ -208,12 +218,19 @@ fn a_command_being_spoken_is_transcribed_live_every_second() {
         let at = out.iter().position(|m| m == *partial).unwrap();
         assert!(at < command, "live text comes while speaking");
         // Each is Whisper's transcript of the utterance so far, with the
-        // vocabulary prompt and a short token budget.
+        // vocabulary prompt, a short token budget and the live decoding
+        // (this random model is multilingual: the audio alone, where a
+        // command is heard over at least 10 s).
         let pcm = samples(partial);
         assert!(pcm.len() >= last + 16_000, "a second apart");
         last = pcm.len();
         assert_eq!(&whole[..pcm.len()], &pcm[..], "a prefix of the command");
-        let expected = whisper(&pcm, "YouTube", 32);
+        let expected = live_whisper(&pcm, "YouTube");
+        assert_ne!(
+            expected.audio_ctx,
+            whisper(&pcm, "YouTube", 32).audio_ctx,
+            "a shorter window than the command's"
+        );
         assert_eq!(
             partial["tokens"],
             serde_json::to_value(&expected.tokens).unwrap()
