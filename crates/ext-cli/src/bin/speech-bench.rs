@@ -231,9 +231,14 @@ fn run() -> Result<(), String> {
         return Ok(());
     }
     let (corpus, dir) = (&corpus, &dir);
-    let mut rows: Vec<Row> = charts
+    // The charts on the subset, then each --model with every --schemes.
+    let charts = charts.iter().map(|(model, s)| (model, s.as_slice(), true));
+    let main = models
         .iter()
-        .flat_map(|(model, schemes)| {
+        .map(|model| (model, schemes.as_slice(), subset));
+    let mut rows: Vec<Row> = charts
+        .chain(main)
+        .flat_map(|(model, schemes, subset)| {
             schemes.iter().map(move |scheme| Row {
                 model,
                 scheme,
@@ -241,21 +246,10 @@ fn run() -> Result<(), String> {
                 dir,
                 label: None,
                 quieter: None,
-                subset: true,
+                subset,
             })
         })
         .collect();
-    rows.extend(models.iter().flat_map(|model| {
-        schemes.iter().map(|scheme| Row {
-            model,
-            scheme,
-            corpus,
-            dir,
-            label: None,
-            quieter: None,
-            subset,
-        })
-    }));
     // The other corpora: each of their models with the first scheme.
     let others = [
         (&held_out, &held_out_models, dir, "held-out"),
