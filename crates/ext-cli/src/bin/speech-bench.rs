@@ -402,7 +402,19 @@ fn rows_side_by_side(
         let mut slots: Vec<Option<Result<String, String>>> = vec![None; rows.len()];
         let mut next = 0;
         let mut failed = None;
-        for (i, out) in finished {
+        for (count, (i, out)) in finished.into_iter().enumerate() {
+            // Rows print in the order asked but run longest first, so the
+            // table may wait on its first row for minutes: say how far it is.
+            if rows.len() > 1 {
+                let Row { model, scheme, .. } = &rows[i];
+                let name = model.file_name().unwrap_or_default().to_string_lossy();
+                eprintln!(
+                    "speech-bench: {} of {} rows done ({name} {})",
+                    count + 1,
+                    rows.len(),
+                    scheme.name
+                );
+            }
             slots[i] = Some(out);
             while let Some(Some(out)) = slots.get(next) {
                 if next == 0 || rows[next].subset != rows[next - 1].subset {
