@@ -184,17 +184,16 @@ impl Decoding {
     /// as the short window needs. Measured on the subset (base q8_0): WER
     /// 31.7% against 27.2%, encoder 177 ms against 604 ms.
     pub fn live(&self) -> Decoding {
-        match self.audio_ctx {
-            AudioCtx::Min(_) | AudioCtx::Full => Decoding {
-                audio_ctx: AudioCtx::Auto,
-                stop_loops: true,
-                fallback: false,
-                ..*self
+        let padded = matches!(self.audio_ctx, AudioCtx::Min(_) | AudioCtx::Full);
+        Decoding {
+            audio_ctx: if padded {
+                AudioCtx::Auto
+            } else {
+                self.audio_ctx
             },
-            AudioCtx::Auto | AudioCtx::Tail(_) => Decoding {
-                fallback: false,
-                ..*self
-            },
+            stop_loops: self.stop_loops || padded,
+            fallback: false,
+            guide: self.guide,
         }
     }
 

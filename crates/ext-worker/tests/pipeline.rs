@@ -82,20 +82,26 @@ fn samples(message: &Value) -> Vec<f32> {
 /// What the engine itself makes of `pcm`, prompted and capped as given,
 /// with the decoding the extension ships.
 fn whisper(pcm: &[f32], prompt: &str, max_tokens: usize) -> ext_worker::Transcript {
-    let engine = Engine::load(&model(), Projection::Exact).unwrap();
-    let shipped = Decoding::shipped(engine.tokenizer().is_multilingual());
-    let options = shipped.options(Some(prompt.into()), max_tokens);
-    engine.transcribe(pcm, &options).unwrap()
+    decoded(pcm, prompt, max_tokens, |shipped| shipped)
 }
 
 /// The live transcript of `pcm`: the model's shipped decoding as a live
 /// transcript decodes it, with a live transcript's token budget.
 fn live_whisper(pcm: &[f32], prompt: &str) -> ext_worker::Transcript {
+    decoded(pcm, prompt, 32, |shipped| shipped.live())
+}
+
+/// `pcm` transcribed with the decoding `how` makes of the model's shipped one.
+fn decoded(
+    pcm: &[f32],
+    prompt: &str,
+    max_tokens: usize,
+    how: impl Fn(Decoding) -> Decoding,
+) -> ext_worker::Transcript {
     let engine = Engine::load(&model(), Projection::Exact).unwrap();
-    let live = Decoding::shipped(engine.tokenizer().is_multilingual()).live();
-    engine
-        .transcribe(pcm, &live.options(Some(prompt.into()), 32))
-        .unwrap()
+    let decoding = how(Decoding::shipped(engine.tokenizer().is_multilingual()));
+    let options = decoding.options(Some(prompt.into()), max_tokens);
+    engine.transcribe(pcm, &options).unwrap()
 }
 
 fn spoken() -> Vec<f32> {

@@ -202,14 +202,20 @@ fn run() -> Result<(), String> {
         .map_err(|e| format!("{}: {e} (run speech-corpus first)", corpus.display()))?;
     let recordings: Vec<Recording> =
         serde_json::from_slice::<Vec<Recording>>(&manifest).map_err(|e| e.to_string())?;
-    let in_subset = recordings.iter().filter(|r| r.subset).count();
     let recordings: Vec<Recording> = recordings
         .into_iter()
         .filter(|r| r.subset || !subset)
         .collect();
-    let subset_only: Vec<Recording> = recordings.iter().filter(|r| r.subset).cloned().collect();
-    let headers = [header(&recordings, subset), header(&subset_only, true)];
-    let sizes = [recordings.len(), in_subset];
+    // The recordings, and those not for us, of the whole table and the
+    // subset's.
+    let counts = |only_subset: bool| {
+        let heard = recordings.iter().filter(|r| r.subset || !only_subset);
+        let not_for_us = heard.clone().filter(|r| r.kind == Kind::NotForUs);
+        (heard.count(), not_for_us.count())
+    };
+    let (whole, of_subset) = (counts(subset), counts(true));
+    let headers = [header(whole, subset), header(of_subset, true)];
+    let sizes = [whole.0, of_subset.0];
     let data = Corpus {
         dir: corpus.clone(),
         cases,
@@ -280,15 +286,11 @@ fn run() -> Result<(), String> {
     rows_side_by_side(&rows, &common, jobs, &headers, sizes)
 }
 
-/// The lines over a table of rows heard on `recordings`.
-fn header(recordings: &[Recording], subset: bool) -> String {
+/// The lines over a table of rows heard on `recordings` recordings,
+/// `not_for_us` of them not for us.
+fn header((recordings, not_for_us): (usize, usize), subset: bool) -> String {
     let mut out = format!(
-        "{} recordings ({} not for us){}; each row on one thread, as in the browser\n",
-        recordings.len(),
-        recordings
-            .iter()
-            .filter(|r| r.kind == Kind::NotForUs)
-            .count(),
+        "{recordings} recordings ({not_for_us} not for us){}; each row on one thread, as in the browser\n",
         if subset { ", the fixed subset" } else { "" }
     );
     out.push_str(&format!(
