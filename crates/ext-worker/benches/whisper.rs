@@ -11,7 +11,7 @@
 //! of speech to text for a 3-s command of 8 tokens; here also peak RSS.
 
 use candle_core::quantized::GgmlDType;
-use ext_worker::bench::{self, CANDLE_RUNS, RUNS};
+use ext_worker::bench;
 use ext_worker::convert::safetensors_to_gguf;
 use ext_worker::random::Dims;
 use ext_worker::{ModelFiles, Projection};
@@ -161,8 +161,8 @@ fn main() {
         }
     }
     println!(
-        "\nWhisper, native, one thread, random weights (median of {RUNS}; candle's 30-s encoder, \
-         ms/token and 3-s cmd of {CANDLE_RUNS}); ratio = candle / ours"
+        "\nWhisper, native, one thread, random weights ({}); ratio = candle / ours",
+        bench::runs_note()
     );
     println!(
         "{:<5} {:<5} {:<12} {:>8} {:>9} {:>9} {:>9} {:>9} {:>9}",

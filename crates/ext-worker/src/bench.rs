@@ -69,9 +69,16 @@ fn time<T>(f: impl FnOnce() -> T) -> (T, f64) {
     (out, now_ms() - start)
 }
 
-fn median(mut xs: Vec<f64>) -> f64 {
+/// The median of `runs` figures that `f` measures.
+fn median_of(runs: usize, mut f: impl FnMut() -> f64) -> f64 {
+    let mut xs: Vec<f64> = (0..runs).map(|_| f()).collect();
     xs.sort_by(f64::total_cmp);
     xs[xs.len() / 2]
+}
+
+/// What the figures are medians of, for the benches' headings.
+pub fn runs_note() -> String {
+    format!("median of {RUNS}; candle's 30-s encoder, ms/token and 3-s cmd of {CANDLE_RUNS}")
 }
 
 /// The median time of `RUNS` runs of `f`.
@@ -81,7 +88,7 @@ fn timed(f: impl FnMut()) -> f64 {
 
 /// The median time of `runs` runs of `f`.
 fn timed_runs(runs: usize, mut f: impl FnMut()) -> f64 {
-    median((0..runs).map(|_| time(&mut f).1).collect())
+    median_of(runs, || time(&mut f).1)
 }
 
 /// Our engine, step by step: 8 decoder steps whatever the argmax is.
@@ -113,7 +120,7 @@ pub fn ours(files: ModelFiles, projection: Projection) -> Result<Figures> {
         load,
         enc3: timed(|| drop(encode(&three, AudioCtx::Auto))),
         enc30: timed(|| drop(encode(&thirty, AudioCtx::Full))),
-        per_token: median((0..RUNS).map(|_| decode(&features)).collect()),
+        per_token: median_of(RUNS, || decode(&features)),
         command: timed(|| {
             decode(&encode(&three, AudioCtx::Auto));
         }),
@@ -265,11 +272,7 @@ pub fn candle(config: &[u8], weights: WeightFile) -> Result<Figures> {
     let enc3 = timed(|| drop(model.encode(&mel_of(&three, FRAMES_3S))));
     let enc30 = timed_runs(CANDLE_RUNS, || drop(model.encode(&mel_of(&thirty, 3000))));
     let features = model.encode(&mel_of(&three, 3000));
-    let per_token = median(
-        (0..CANDLE_RUNS)
-            .map(|_| decode(&mut model, &features))
-            .collect(),
-    );
+    let per_token = median_of(CANDLE_RUNS, || decode(&mut model, &features));
     let command = timed_runs(CANDLE_RUNS, || {
         let features = model.encode(&mel_of(&three, 3000));
         decode(&mut model, &features);

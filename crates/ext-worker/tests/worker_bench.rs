@@ -96,10 +96,8 @@ fn bench_in_a_firefox_worker() {
     let size = option_env!("TW_BENCH_SIZE").unwrap_or("tiny");
     let dims = Dims::by_name(size).unwrap();
     console_log!(
-        "Whisper {size}, wasm +simd128 in a Firefox dedicated worker, one thread, random weights \
-         (median of {}; candle's 30-s encoder, ms/token and 3-s cmd of {})",
-        bench::RUNS,
-        bench::CANDLE_RUNS
+        "Whisper {size}, wasm +simd128 in a Firefox dedicated worker, one thread, random weights ({})",
+        bench::runs_note()
     );
     // Each configuration's peak counts its own copy of the model bytes (as
     // the worker receives them) and everything it allocates.
