@@ -384,3 +384,84 @@ fn spoken_commands_in_several_voices_do_what_they_say_to_real_tabs() {
     let heard = room.hear(&r[13]);
     assert!(room.youtube().iter().all(|t| t["muted"] == true), "{heard}");
 }
+
+/// faster-whisper's tiny.en folder, as `make speech-models` fetched it.
+fn faster_whisper_tiny_en() -> PathBuf {
+    let dir = std::env::var_os("TW_FASTER_WHISPER")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            let home = std::env::var_os("HOME").expect("HOME");
+            PathBuf::from(home).join(".cache/tab-whisperer/tools/speech/faster-whisper")
+        })
+        .join("tiny.en");
+    assert!(
+        dir.join("model.bin").exists(),
+        "no faster-whisper tiny.en in {} (run make speech-models)",
+        dir.display()
+    );
+    dir
+}
+
+/// Converting 75 MB of weights in a worker on a busy 2-core machine.
+const IMPORTED: Duration = Duration::from_secs(300);
+
+#[test]
+fn a_faster_whisper_folder_imported_on_the_options_page_hears_commands() {
+    let r = recording(
+        14,
+        "festival-slt-hts",
+        16_000,
+        Kind::Command,
+        "close the reddit tab",
+    );
+    let room = room(std::slice::from_ref(&r));
+
+    // Every file of the folder picked at once, as a person would select
+    // them all: model.bin, config.json, tokenizer.json, vocabulary.txt.
+    let dir = faster_whisper_tiny_en();
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|f| f.unwrap().path().display().to_string())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 4, "{files:?}");
+    let page = room.ff.open_extension_page("options.html").unwrap();
+    let on_page = |script: &str| {
+        room.ff
+            .with_window(&page, |s| s.execute(script, &[]))
+            .unwrap()
+    };
+    // The picker offers model.bin, not only Hugging Face's files.
+    let accepted = on_page("return document.getElementById('import-files').accept;");
+    assert!(
+        accepted.as_str().unwrap().split(',').any(|a| a == ".bin"),
+        "{accepted}"
+    );
+    let status = "return document.getElementById('model-status').textContent;";
+    let before = on_page(status);
+    room.ff
+        .with_window(&page, |s| {
+            s.send_keys(&s.find("#import-name")?, "faster-tiny")?;
+            s.send_keys(&s.find("#import-files")?, &files.join("\n"))?;
+            s.click(&s.find("#model-import")?)
+        })
+        .unwrap();
+    let said = tab_whisperer::wait_for(IMPORTED, "the import to end", || {
+        let now = on_page(status);
+        Ok(now
+            .as_str()
+            .filter(|s| now != before && !s.ends_with('…') && !s.contains('%'))
+            .map(String::from))
+    })
+    .unwrap();
+    assert_eq!(said, "Installed and in use: faster-tiny");
+    let status = room.send(json!({ "type": "voice_status" }));
+    assert_eq!(status["model"], "faster-tiny", "{status}");
+
+    // The converted model hears "close the reddit tab" and it is done.
+    let heard = room.hear(&r);
+    assert!(
+        !room.tabs().iter().any(|t| t["title"] == "r/rust"),
+        "{heard}"
+    );
+}
