@@ -269,6 +269,13 @@ fn history_persists_across_reopening_the_popup_and_restarting_the_background() {
         ),
         "true"
     );
+    assert_eq!(
+        popup(
+            &env,
+            "return document.getElementById('status').textContent;"
+        ),
+        "1 entry"
+    );
     screenshot(&env, "popup-history-light");
 
     // A restarted background (an update, a crash) still has it.

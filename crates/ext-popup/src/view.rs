@@ -104,6 +104,14 @@ pub fn log_view(entry: &Value) -> EntryView {
     }
 }
 
+/// How many entries the history shows, as the status line says it.
+pub fn entries_count(n: usize) -> String {
+    match n {
+        1 => "1 entry".into(),
+        n => format!("{n} entries"),
+    }
+}
+
 /// The status line's text (a `_locales` key) for a speech worker event
 /// the background passes on; None for events that do not change it.
 pub fn voice_status_key(event: &Value) -> Option<&'static str> {
@@ -176,6 +184,13 @@ pub fn agent_progress(event: &Value) -> (Option<String>, Option<String>) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_history_count_is_said_in_the_singular_for_one_entry() {
+        assert_eq!(entries_count(0), "0 entries");
+        assert_eq!(entries_count(1), "1 entry");
+        assert_eq!(entries_count(2), "2 entries");
+    }
+
     #[test]
     fn a_turn_shows_its_steps_as_they_come() {
         use serde_json::json;

@@ -2,7 +2,7 @@
 //! spoken, with its calls, Confirm/Cancel and Undo.
 
 use super::dom::{ask, by_id, element, on, set_status, t};
-use crate::view::{answer_view, log_view, EntryView};
+use crate::view::{answer_view, entries_count, log_view, EntryView};
 use ext_protocol::Request;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -130,7 +130,7 @@ pub async fn show_history() {
         .and_then(Value::as_array)
         .cloned()
         .unwrap_or_default();
-    set_status(&format!("{} entries", entries.len()));
+    set_status(&entries_count(entries.len()));
     for entry in &entries {
         let _ = list.append_child(&render_entry(&log_view(entry)));
     }
