@@ -41,7 +41,10 @@ impl Listener {
     /// The silences that end an utterance (the options page's settings).
     pub fn set_end_silences(&mut self, passive_ms: usize, active_ms: usize) {
         self.passive.end_silence_ms = passive_ms;
+        // A burst too short to keep waits as long as a command's pause.
+        self.passive.short_end_silence_ms = active_ms;
         self.active.end_silence_ms = active_ms;
+        self.active.short_end_silence_ms = active_ms;
         self.set_expects_command(self.expects_command);
     }
 

@@ -25,8 +25,15 @@ const FLOOR_FRAMES: usize = 250;
 pub struct VadConfig {
     /// Speech this long starts an utterance.
     pub onset_ms: usize,
-    /// Silence this long ends one.
+    /// Silence this long ends one…
     pub end_silence_ms: usize,
+    /// …or this long, if it is longer, while the utterance holds less
+    /// speech than [`VadConfig::min_speech_ms`] (it would be dropped, so
+    /// waiting costs nothing). In noise a soft wake phrase loses its quiet
+    /// sounds under the floor: "hey fox" is then under the shortest speech
+    /// kept, and a short pause before the command would drop it and leave
+    /// the command heard without it.
+    pub short_end_silence_ms: usize,
     /// Trailing silence kept as heard (at most `end_silence_ms`); the rest
     /// of the end silence is written as zeros. When the end silence is
     /// longer, the detector says when this much has passed
@@ -63,6 +70,7 @@ impl VadConfig {
     pub const PASSIVE: VadConfig = VadConfig {
         onset_ms: 100,
         end_silence_ms: 300,
+        short_end_silence_ms: 700,
         kept_silence_ms: 300,
         max_ms: 30_000,
         min_speech_ms: 300,
@@ -270,7 +278,14 @@ impl Vad {
                     *silent_frames += 1;
                 }
                 let (speech_frames, silent_frames) = (*speech_frames, *silent_frames);
-                let ended = silent_frames >= self.frames(self.config.end_silence_ms);
+                let end_silence = if speech_frames < self.frames(self.config.min_speech_ms) {
+                    self.config
+                        .end_silence_ms
+                        .max(self.config.short_end_silence_ms)
+                } else {
+                    self.config.end_silence_ms
+                };
+                let ended = silent_frames >= self.frames(end_silence);
                 // Counted from where it will start: a breath before the
                 // words does not shorten them (only looked for once the
                 // whole collection is long enough).
@@ -527,7 +542,8 @@ mod tests {
     #[test]
     fn clicks_and_short_sounds_are_dropped() {
         let mut vad = Vad::new(VadConfig::PASSIVE);
-        // 60 ms: never even starts; 200 ms: starts, but is under 0.3 s.
+        // 60 ms: never even starts; 200 ms: starts, but is under 0.3 s
+        // (dropped once a command's pause has passed with no more).
         let events = run(
             &mut vad,
             &[
@@ -535,7 +551,7 @@ mod tests {
                 speech(0.06),
                 noise(0.5, 0.001, 7),
                 speech(0.2),
-                noise(0.6, 0.001, 8),
+                noise(0.9, 0.001, 8),
             ],
         );
         assert!(utterances(&events).is_empty(), "{events:?}");
@@ -543,6 +559,37 @@ mod tests {
             events.iter().filter(|e| **e == VadEvent::Dropped).count(),
             1
         );
+    }
+
+    #[test]
+    fn speech_too_short_to_keep_waits_a_command_pause_for_more() {
+        // A soft "hey fox" in noise, its quiet sounds under the floor: 200
+        // ms of speech, then a pause longer than the 300 ms that end
+        // passive speech, then the command. One utterance, both in it.
+        let said = [
+            noise(0.5, 0.001, 30),
+            speech(0.2),
+            noise(0.5, 0.001, 31),
+            speech(0.8),
+            noise(1.0, 0.001, 32),
+        ];
+        let heard = utterances(&run(&mut Vad::new(VadConfig::PASSIVE), &said));
+        assert_eq!(heard.len(), 1, "{heard:?}");
+        assert!(ms(heard[0]) > 1_700, "{} ms", ms(heard[0]));
+        // After a pause longer than a command's, the burst is dropped and
+        // the speech after it is heard alone.
+        let apart = [
+            noise(0.5, 0.001, 33),
+            speech(0.2),
+            noise(1.0, 0.001, 34),
+            speech(0.8),
+            noise(1.0, 0.001, 35),
+        ];
+        let events = run(&mut Vad::new(VadConfig::PASSIVE), &apart);
+        let heard = utterances(&events);
+        assert_eq!(heard.len(), 1, "{events:?}");
+        assert!(ms(heard[0]) < 1_400, "{} ms", ms(heard[0]));
+        assert!(events.contains(&VadEvent::Dropped), "{events:?}");
     }
 
     #[test]
