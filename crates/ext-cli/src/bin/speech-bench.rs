@@ -4,6 +4,7 @@
 //!              [--jobs N] [--held-out DIR --held-out-model DIR …]
 //!              [--unseen DIR --unseen-dir tests/speech-unseen --unseen-model DIR …]
 //!              [--quieter DB --quieter-model DIR …]
+//!              [--noise SNR --noise-model DIR …]
 //!
 //! Hears every recording of the spoken-command corpus (or its fixed
 //! subset) through `twctl hear`'s path with each decoding scheme, and
@@ -24,6 +25,9 @@
 //! `--quieter DB`: each `--quieter-model` gets a row on the corpus played
 //! DB dB quieter, as from a microphone set low (Firefox's automatic gain is
 //! off), labelled `DBdB-quieter=…`.
+//! `--noise SNR`: each `--noise-model` gets a row on the corpus played over
+//! pink noise SNR dB under the speech, as in a noisy room (on top of the
+//! room noise some recordings have), labelled `noise-SNRdB=…`.
 //! `--chart DIR=S,S,…`: the model in DIR with each of these schemes on
 //! the fixed subset, printed as a table of its own before the others; its
 //! rows share the pool, so that neither core waits while the other ends a
@@ -132,6 +136,7 @@ fn run() -> Result<(), String> {
     let (mut unseen, mut unseen_models) = (None, Vec::new());
     let mut unseen_dir = PathBuf::from("tests/speech-unseen");
     let (mut quieter, mut quieter_models) = (None, Vec::new());
+    let (mut noise, mut noise_models) = (None, Vec::new());
     // What this row's corpus is, when not the main one (see `rows_side_by_side`).
     let mut label = None;
     let mut jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -169,6 +174,16 @@ fn run() -> Result<(), String> {
                 );
             }
             "--quieter-model" => quieter_models.push(PathBuf::from(value()?)),
+            "--noise" => {
+                noise = Some(
+                    value()?
+                        .parse::<u32>()
+                        .ok()
+                        .filter(|&db| db <= 60)
+                        .ok_or("--noise takes whole decibels, 0 to 60")?,
+                );
+            }
+            "--noise-model" => noise_models.push(PathBuf::from(value()?)),
             "--label" => label = Some(value()?),
             "--corpus" => corpus = value()?.into(),
             "--dir" => dir = value()?.into(),
@@ -195,6 +210,9 @@ fn run() -> Result<(), String> {
     }
     if !one && quieter.is_some() == quieter_models.is_empty() {
         return Err("--quieter DB and --quieter-model DIR go together".into());
+    }
+    if !one && noise.is_some() == noise_models.is_empty() {
+        return Err("--noise SNR and --noise-model DIR go together".into());
     }
     let (cases, _) = speech::load(&dir)?;
     let state = speech::state(&dir)?;
@@ -226,13 +244,15 @@ fn run() -> Result<(), String> {
         let ([model], [s]) = (models.as_slice(), schemes.as_slice()) else {
             return Err("--one takes one --model and one scheme".into());
         };
-        let label = match quieter {
-            Some(db) => Some(format!("{db}dB-quieter")),
-            None => label,
+        let playback = match (quieter, noise) {
+            (Some(db), _) => Playback::Quieter(db),
+            (None, Some(snr)) => Playback::InNoise(snr),
+            (None, None) => Playback::AsSaid,
         };
+        let label = playback.label().or(label);
         print!(
             "{}",
-            row(model, s, &data, misses, label.as_deref(), quieter)?
+            row(model, s, &data, misses, label.as_deref(), playback)?
         );
         return Ok(());
     }
@@ -251,7 +271,7 @@ fn run() -> Result<(), String> {
                 corpus,
                 dir,
                 label: None,
-                quieter: None,
+                playback: Playback::AsSaid,
                 subset,
             })
         })
@@ -269,19 +289,26 @@ fn run() -> Result<(), String> {
             corpus,
             dir,
             label: Some(label),
-            quieter: None,
+            playback: Playback::AsSaid,
             subset,
         }));
     }
-    rows.extend(quieter_models.iter().map(|model| Row {
-        model,
-        scheme: &schemes[0],
-        corpus,
-        dir,
-        label: None,
-        quieter,
-        subset,
-    }));
+    let played_otherwise = [
+        (quieter.map(Playback::Quieter), &quieter_models),
+        (noise.map(Playback::InNoise), &noise_models),
+    ];
+    for (playback, models) in played_otherwise {
+        let Some(playback) = playback else { continue };
+        rows.extend(models.iter().map(|model| Row {
+            model,
+            scheme: &schemes[0],
+            corpus,
+            dir,
+            label: None,
+            playback,
+            subset,
+        }));
+    }
     let common: Vec<String> = misses.then(|| "--misses".to_string()).into_iter().collect();
     rows_side_by_side(&rows, &common, jobs, &headers, sizes)
 }
@@ -312,6 +339,57 @@ fn header((recordings, not_for_us): (usize, usize), subset: bool) -> String {
     out
 }
 
+/// Added to a recording's number to seed the noise it is played over.
+const NOISE_SEED: u64 = 1_000_000;
+
+/// How a row plays the corpus's recordings.
+#[derive(Clone, Copy, Debug)]
+enum Playback {
+    AsSaid,
+    /// This many dB quieter, as from a microphone set low.
+    Quieter(u32),
+    /// Over pink noise this many dB under the speech, as in a noisy room.
+    InNoise(u32),
+}
+
+impl Playback {
+    /// What the row's scheme is prefixed with.
+    fn label(self) -> Option<String> {
+        match self {
+            Playback::AsSaid => None,
+            Playback::Quieter(db) => Some(format!("{db}dB-quieter")),
+            Playback::InNoise(snr) => Some(format!("noise-{snr}dB")),
+        }
+    }
+
+    /// The child process's arguments for it.
+    fn args(self) -> Vec<String> {
+        match self {
+            Playback::AsSaid => vec![],
+            Playback::Quieter(db) => vec!["--quieter".into(), db.to_string()],
+            Playback::InNoise(snr) => vec!["--noise".into(), snr.to_string()],
+        }
+    }
+
+    /// A recording's samples as played: the noise is seeded by its number,
+    /// so every run hears the same, and apart from the seed of the room
+    /// noise the corpus mixed into some recordings (the same noise twice
+    /// would only be louder, not another room).
+    fn play(self, mut samples: Vec<f32>, id: usize) -> Vec<f32> {
+        match self {
+            Playback::AsSaid => {}
+            Playback::Quieter(db) => {
+                let gain = 10f32.powf(-(db as f32) / 20.0);
+                samples.iter_mut().for_each(|x| *x *= gain);
+            }
+            Playback::InNoise(snr) => {
+                speech::add_pink_noise(&mut samples, snr as f32, NOISE_SEED + id as u64)
+            }
+        }
+        samples
+    }
+}
+
 /// One row of the table: a model, heard with a scheme, on a corpus.
 struct Row<'a> {
     model: &'a PathBuf,
@@ -322,8 +400,8 @@ struct Row<'a> {
     dir: &'a PathBuf,
     /// Which corpus it is, if not the main one: `held-out`, `unseen`.
     label: Option<&'static str>,
-    /// Played this many dB quieter.
-    quieter: Option<u32>,
+    /// How its recordings are played.
+    playback: Playback,
     /// On the corpus's fixed subset.
     subset: bool,
 }
@@ -362,7 +440,7 @@ fn rows_side_by_side(
                         corpus,
                         dir,
                         label,
-                        quieter,
+                        playback,
                         subset,
                     } = &rows[i];
                     let out = Command::new(exe)
@@ -376,12 +454,7 @@ fn rows_side_by_side(
                         .arg(model)
                         .args(["--schemes", &scheme.name, "--one"])
                         .args(label.map(|l| ["--label", l]).into_iter().flatten())
-                        .args(
-                            quieter
-                                .map(|db| ["--quieter".to_string(), db.to_string()])
-                                .into_iter()
-                                .flatten(),
-                        )
+                        .args(playback.args())
                         .env("RAYON_NUM_THREADS", "1")
                         .output();
                     let out = match out {
@@ -470,14 +543,14 @@ fn model_weights(dir: &Path) -> u64 {
 }
 
 /// One row of the table (and, with `misses`, each miss under it): `model`
-/// heard through `s` on every recording, played `quieter` dB down if given.
+/// heard through `s` on every recording, played as `playback` says.
 fn row(
     model: &Path,
     s: &Scheme,
     data: &Corpus,
     misses: bool,
     label: Option<&str>,
-    quieter: Option<u32>,
+    playback: Playback,
 ) -> Result<String, String> {
     let Corpus {
         dir,
@@ -530,12 +603,11 @@ fn row(
     let mut t = Tally::default();
     let start = Instant::now();
     for (r, wav) in recordings.iter().zip(&audio) {
-        let mut hearing = match quieter {
-            None => ear.hear_wav(wav, r.listen(), &vocabulary)?,
-            Some(db) => {
+        let mut hearing = match playback {
+            Playback::AsSaid => ear.hear_wav(wav, r.listen(), &vocabulary)?,
+            _ => {
                 let audio = ext_worker::audio::read_wav(wav).map_err(|e| e.message)?;
-                let gain = 10f32.powf(-(db as f32) / 20.0);
-                let samples: Vec<f32> = audio.samples.iter().map(|x| x * gain).collect();
+                let samples = playback.play(audio.samples, r.id);
                 ear.hear(&samples, audio.rate, r.listen(), &vocabulary)
             }
         };
