@@ -164,25 +164,9 @@ fn run() -> Result<(), String> {
             "--unseen" => unseen = Some(PathBuf::from(value()?)),
             "--unseen-dir" => unseen_dir = value()?.into(),
             "--unseen-model" => unseen_models.push(PathBuf::from(value()?)),
-            "--quieter" => {
-                quieter = Some(
-                    value()?
-                        .parse::<u32>()
-                        .ok()
-                        .filter(|&db| db <= 60)
-                        .ok_or("--quieter takes whole decibels, 0 to 60")?,
-                );
-            }
+            "--quieter" => quieter = Some(decibels(&arg, &value()?)?),
             "--quieter-model" => quieter_models.push(PathBuf::from(value()?)),
-            "--noise" => {
-                noise = Some(
-                    value()?
-                        .parse::<u32>()
-                        .ok()
-                        .filter(|&db| db <= 60)
-                        .ok_or("--noise takes whole decibels, 0 to 60")?,
-                );
-            }
+            "--noise" => noise = Some(decibels(&arg, &value()?)?),
             "--noise-model" => noise_models.push(PathBuf::from(value()?)),
             "--label" => label = Some(value()?),
             "--corpus" => corpus = value()?.into(),
@@ -341,6 +325,15 @@ fn header((recordings, not_for_us): (usize, usize), subset: bool) -> String {
 
 /// Added to a recording's number to seed the noise it is played over.
 const NOISE_SEED: u64 = 1_000_000;
+
+/// `--quieter` and `--noise`'s value: whole decibels, 0 to 60.
+fn decibels(flag: &str, value: &str) -> Result<u32, String> {
+    value
+        .parse::<u32>()
+        .ok()
+        .filter(|&db| db <= 60)
+        .ok_or(format!("{flag} takes whole decibels, 0 to 60"))
+}
 
 /// How a row plays the corpus's recordings.
 #[derive(Clone, Copy, Debug)]
