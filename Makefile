@@ -40,7 +40,6 @@ SPEECH_HOLDOUT := target/speech-holdout
 # mends and bounds were measured and never tuned to.
 SPEECH_UNSEEN := target/speech-unseen
 export TW_SPEECH_MODELS := $(SPEECH_MODELS)
-export TW_FASTER_WHISPER := $(SPEECH)/faster-whisper
 export TW_SPEECH_CORPUS := $(CURDIR)/$(SPEECH_CORPUS)
 
 .PHONY: model xpi run test test-wasm lint bench soak fuzz build-tools test-tools wasm-target wasm-bindgen geckodriver firefox web-ext speech-models speech-tools speech-corpus speech-holdout speech-unseen clean

@@ -7,6 +7,7 @@
 //! known commands, speech not meant for us, which changes nothing, and a
 //! command from a microphone set low.
 
+use crate::util::{model_status, on_options};
 use ext_cli::speech::{self, Kind, Recording};
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -387,13 +388,7 @@ fn spoken_commands_in_several_voices_do_what_they_say_to_real_tabs() {
 
 /// faster-whisper's tiny.en folder, as `make speech-models` fetched it.
 fn faster_whisper_tiny_en() -> PathBuf {
-    let dir = std::env::var_os("TW_FASTER_WHISPER")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            let home = std::env::var_os("HOME").expect("HOME");
-            PathBuf::from(home).join(".cache/tab-whisperer/tools/speech/faster-whisper")
-        })
-        .join("tiny.en");
+    let dir = speech::faster_whisper_dir().join("tiny.en");
     assert!(
         dir.join("model.bin").exists(),
         "no faster-whisper tiny.en in {} (run make speech-models)",
@@ -426,19 +421,21 @@ fn a_faster_whisper_folder_imported_on_the_options_page_hears_commands() {
     files.sort();
     assert!(files.len() >= 4, "{files:?}");
     let page = room.ff.open_extension_page("options.html").unwrap();
-    let on_page = |script: &str| {
-        room.ff
-            .with_window(&page, |s| s.execute(script, &[]))
-            .unwrap()
-    };
     // The picker offers model.bin, not only Hugging Face's files.
-    let accepted = on_page("return document.getElementById('import-files').accept;");
+    let accepted = on_options(
+        &room.ff,
+        &page,
+        "return document.getElementById('import-files').accept;",
+    );
     assert!(
         accepted.as_str().unwrap().split(',').any(|a| a == ".bin"),
         "{accepted}"
     );
-    let status = "return document.getElementById('model-status').textContent;";
-    let before = on_page(status);
+    let before = on_options(
+        &room.ff,
+        &page,
+        "return document.getElementById('model-status').textContent;",
+    );
     room.ff
         .with_window(&page, |s| {
             s.send_keys(&s.find("#import-name")?, "faster-tiny")?;
@@ -446,14 +443,7 @@ fn a_faster_whisper_folder_imported_on_the_options_page_hears_commands() {
             s.click(&s.find("#model-import")?)
         })
         .unwrap();
-    let said = tab_whisperer::wait_for(IMPORTED, "the import to end", || {
-        let now = on_page(status);
-        Ok(now
-            .as_str()
-            .filter(|s| now != before && !s.ends_with('…') && !s.contains('%'))
-            .map(String::from))
-    })
-    .unwrap();
+    let said = model_status(&room.ff, &page, before.as_str().unwrap(), IMPORTED);
     assert_eq!(said, "Installed and in use: faster-tiny");
     let status = room.send(json!({ "type": "voice_status" }));
     assert_eq!(status["model"], "faster-tiny", "{status}");

@@ -7,6 +7,30 @@ use tab_whisperer::{wait_for, Firefox, PageServer};
 /// How long a page on the local server may take to load.
 pub const LOAD: Duration = Duration::from_secs(20);
 
+/// Runs `script` in the options page (`page`, a window handle from
+/// `Firefox::open_extension_page`) and answers its value.
+pub fn on_options(ff: &Firefox, page: &str, script: &str) -> Value {
+    ff.with_window(page, |session| session.execute(script, &[]))
+        .unwrap()
+}
+
+/// Waits up to `timeout` for the options page's model status to change
+/// from `before`; answers the new text.
+pub fn model_status(ff: &Firefox, page: &str, before: &str, timeout: Duration) -> String {
+    wait_for(timeout, "the model status to change", || {
+        let now = on_options(
+            ff,
+            page,
+            "return document.getElementById('model-status').textContent;",
+        );
+        Ok(now
+            .as_str()
+            .filter(|s| *s != before && !s.ends_with('…') && !s.contains('%'))
+            .map(String::from))
+    })
+    .unwrap()
+}
+
 pub struct Env {
     pub ff: Firefox,
     pub pages: PageServer,

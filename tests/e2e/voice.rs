@@ -701,34 +701,10 @@ fn passive_listening_ignores_speech_without_the_wake_word_and_the_mic_button_ski
     send(&env, json!({ "type": "voice_stop" }));
 }
 
-/// Runs `script` in the options page and answers its value.
-fn on_options(env: &Env, page: &str, script: &str) -> Value {
-    env.ff
-        .with_window(page, |session| session.execute(script, &[]))
-        .unwrap()
-}
-
-/// Waits for the options page's model status to change from `before`;
-/// answers the new text.
-fn model_status(env: &Env, page: &str, before: &str) -> String {
-    wait_for(HEARD, "the model status to change", || {
-        let now = on_options(
-            env,
-            page,
-            "return document.getElementById('model-status').textContent;",
-        );
-        Ok(now
-            .as_str()
-            .filter(|s| *s != before && !s.ends_with('…') && !s.contains('%'))
-            .map(String::from))
-    })
-    .unwrap()
-}
-
 /// The installed list as the options page shows it: (name, in use).
 fn shown_models(env: &Env, page: &str) -> Vec<(String, bool)> {
     let shown = on_options(
-        env,
+        &env.ff,
         page,
         "return [...document.querySelectorAll('#installed-models li[data-model]')]
             .map(li => [li.dataset.model, !!li.querySelector('.in-use')]);",
@@ -745,7 +721,7 @@ fn the_options_page_downloads_quantizes_imports_and_removes_models() {
         .unwrap();
     wait_for(LOAD, "the empty list", || {
         let text = on_options(
-            &env,
+            &env.ff,
             &page,
             "return document.getElementById('installed-models').textContent;",
         );
@@ -757,7 +733,7 @@ fn the_options_page_downloads_quantizes_imports_and_removes_models() {
     env.ff
         .with_window(&page, |s| s.click(&s.find("#model-download")?))
         .unwrap();
-    let said = model_status(&env, &page, "");
+    let said = model_status(&env.ff, &page, "", HEARD);
     assert_eq!(said, "Choose a speech model first.");
 
     // Tiny (English) from the local server, quantized as the setting says.
@@ -773,12 +749,12 @@ fn the_options_page_downloads_quantizes_imports_and_removes_models() {
             s.click(&s.find("#model-download")?)
         })
         .unwrap();
-    let said = model_status(&env, &page, &said);
+    let said = model_status(&env.ff, &page, &said, HEARD);
     assert_eq!(said, "Installed and in use: tiny.en (download)");
     assert_eq!(shown_models(&env, &page), vec![("tiny.en".into(), true)]);
     // The bar ends full: the last file, all of it.
     let bar = on_options(
-        &env,
+        &env.ff,
         &page,
         "const b = document.getElementById('model-progress'); return [b.hidden, b.value, b.max];",
     );
@@ -819,7 +795,7 @@ fn the_options_page_downloads_quantizes_imports_and_removes_models() {
             s.click(&s.find("#model-import")?)
         })
         .unwrap();
-    let said = model_status(&env, &page, &said);
+    let said = model_status(&env.ff, &page, &said, HEARD);
     assert!(
         said.contains("missing: tokenizer.json, the weights"),
         "{said}"
@@ -841,16 +817,15 @@ fn the_options_page_downloads_quantizes_imports_and_removes_models() {
             s.click(&s.find("#model-import")?)
         })
         .unwrap();
-    let said = model_status(&env, &page, &said);
+    let said = model_status(&env.ff, &page, &said, HEARD);
     assert!(said.contains("is not a model name"), "{said}");
-    let enabled = on_options(
-        &env,
+    let enabled = on_options(&env.ff,
         &page,
         "return !document.getElementById('model-import').disabled && !document.getElementById('model-download').disabled;",
     );
     assert_eq!(enabled, true);
     on_options(
-        &env,
+        &env.ff,
         &page,
         "document.getElementById('import-name').value = 'my-tiny'; return null;",
     );
@@ -870,14 +845,14 @@ fn the_options_page_downloads_quantizes_imports_and_removes_models() {
             s.click(&s.find("#model-import")?)
         })
         .unwrap();
-    let said = model_status(&env, &page, &said);
+    let said = model_status(&env.ff, &page, &said, HEARD);
     assert_eq!(said, "Installed and in use: my-tiny");
     assert_eq!(
         shown_models(&env, &page),
         vec![("my-tiny".into(), true), ("tiny.en".into(), false)]
     );
     let chosen = on_options(
-        &env,
+        &env.ff,
         &page,
         "return document.querySelector(\"[data-setting='speechModel']\").value;",
     );
@@ -897,7 +872,7 @@ fn the_options_page_downloads_quantizes_imports_and_removes_models() {
             s.click(&s.find("#installed-models li[data-model='my-tiny'] button.remove")?)
         })
         .unwrap();
-    let said = model_status(&env, &page, &said);
+    let said = model_status(&env.ff, &page, &said, HEARD);
     assert_eq!(said, "Removed: my-tiny");
     assert_eq!(shown_models(&env, &page), vec![("tiny.en".into(), false)]);
     assert_eq!(installed(&env), json!(["tiny.en"]));

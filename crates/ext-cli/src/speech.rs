@@ -327,6 +327,24 @@ const WAKE_PAUSE_SECONDS: f32 = 0.9;
 const LEAD_SECONDS: f32 = 0.4;
 const TAIL_SECONDS: f32 = 0.5;
 
+/// Where `make speech-models` keeps the real weights converted for the
+/// extension (`TW_SPEECH_MODELS`, which the Makefile exports; else its
+/// default under the tools cache): `tiny.en-q8_0`, `base-f32`, ….
+pub fn real_models_dir() -> PathBuf {
+    std::env::var_os("TW_SPEECH_MODELS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            let home = std::env::var_os("HOME").unwrap_or_default();
+            Path::new(&home).join(".cache/tab-whisperer/tools/speech/models")
+        })
+}
+
+/// The faster-whisper packages those were converted from (`tiny.en`,
+/// `base`: `model.bin`, `config.json`, `tokenizer.json`, …), beside them.
+pub fn faster_whisper_dir() -> PathBuf {
+    real_models_dir().with_file_name("faster-whisper")
+}
+
 /// Says one recording into `dir`.
 /// [`synthesize`], unless the recording is in `dir` already: its path.
 pub fn said_in(r: &Recording, dir: &Path) -> Result<PathBuf, String> {

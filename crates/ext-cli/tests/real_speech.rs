@@ -22,13 +22,7 @@ fn speech_dir() -> PathBuf {
 
 /// The bundled model: tiny.en, q8_0, converted from faster-whisper's.
 fn tiny_en() -> PathBuf {
-    let models = std::env::var_os("TW_SPEECH_MODELS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            let home = std::env::var_os("HOME").expect("HOME");
-            Path::new(&home).join(".cache/tab-whisperer/tools/speech/models")
-        });
-    let dir = models.join("tiny.en-q8_0");
+    let dir = speech::real_models_dir().join("tiny.en-q8_0");
     assert!(
         dir.join("config.json").exists(),
         "no real weights in {} (run make speech-models)",

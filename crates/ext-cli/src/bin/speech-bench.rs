@@ -260,35 +260,47 @@ fn run() -> Result<(), String> {
             })
         })
         .collect();
-    // The other corpora: each of their models with the first scheme.
+    // The other corpora, and the corpus played otherwise: each of their
+    // models with the first scheme (a set's models are there only when
+    // its corpus or level is, as checked above).
     let others = [
-        (&held_out, &held_out_models, dir, "held-out"),
-        (&unseen, &unseen_models, &unseen_dir, "unseen"),
+        (
+            held_out.as_ref(),
+            &held_out_models,
+            dir,
+            Some("held-out"),
+            Playback::AsSaid,
+        ),
+        (
+            unseen.as_ref(),
+            &unseen_models,
+            &unseen_dir,
+            Some("unseen"),
+            Playback::AsSaid,
+        ),
+        (
+            Some(corpus),
+            &quieter_models,
+            dir,
+            None,
+            quieter.map_or(Playback::AsSaid, Playback::Quieter),
+        ),
+        (
+            Some(corpus),
+            &noise_models,
+            dir,
+            None,
+            noise.map_or(Playback::AsSaid, Playback::InNoise),
+        ),
     ];
-    for (corpus, models, dir, label) in others {
+    for (corpus, models, dir, label, playback) in others {
         let Some(corpus) = corpus else { continue };
         rows.extend(models.iter().map(|model| Row {
             model,
             scheme: &schemes[0],
             corpus,
             dir,
-            label: Some(label),
-            playback: Playback::AsSaid,
-            subset,
-        }));
-    }
-    let played_otherwise = [
-        (quieter.map(Playback::Quieter), &quieter_models),
-        (noise.map(Playback::InNoise), &noise_models),
-    ];
-    for (playback, models) in played_otherwise {
-        let Some(playback) = playback else { continue };
-        rows.extend(models.iter().map(|model| Row {
-            model,
-            scheme: &schemes[0],
-            corpus,
-            dir,
-            label: None,
+            label,
             playback,
             subset,
         }));
@@ -596,14 +608,9 @@ fn row(
     let mut t = Tally::default();
     let start = Instant::now();
     for (r, wav) in recordings.iter().zip(&audio) {
-        let mut hearing = match playback {
-            Playback::AsSaid => ear.hear_wav(wav, r.listen(), &vocabulary)?,
-            _ => {
-                let audio = ext_worker::audio::read_wav(wav).map_err(|e| e.message)?;
-                let samples = playback.play(audio.samples, r.id);
-                ear.hear(&samples, audio.rate, r.listen(), &vocabulary)
-            }
-        };
+        let audio = ext_worker::audio::read_wav(wav).map_err(|e| e.message)?;
+        let samples = playback.play(audio.samples, r.id);
+        let mut hearing = ear.hear(&samples, audio.rate, r.listen(), &vocabulary);
         if s.guided {
             ear.hear_guided_if_needed(&mut hearing, state);
         }
