@@ -2,6 +2,7 @@
 
 use crate::util::*;
 use serde_json::json;
+use tab_whisperer::harness::layouts::api;
 
 #[test]
 fn list_switch_create_duplicate_pin_mute() {
@@ -133,6 +134,37 @@ fn reload_discard_move_close_and_duplicates() {
     assert_eq!(env.tab(ids[0])["windowId"], other);
     env.undo();
     assert_eq!(env.tab(ids[0])["windowId"], window);
+
+    // move_tabs into a new window, in order; undo puts them back and
+    // Firefox closes the emptied window.
+    let r = env.ok(
+        "move_tabs",
+        json!({ "tabIds": [ids[3], ids[2]], "newWindow": true }),
+    );
+    let made = r["result"]["windowId"].as_i64().unwrap();
+    assert!(made != window && made != other, "{r}");
+    let there: Vec<i64> = env
+        .tabs()
+        .iter()
+        .filter(|t| t["windowId"] == made)
+        .map(|t| t["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(there, [ids[3], ids[2]]);
+    env.undo();
+    assert_eq!(env.tab(ids[2])["windowId"], window);
+    assert_eq!(env.tab(ids[3])["windowId"], window);
+    tab_whisperer::wait_for(LOAD, "the emptied window to close", || {
+        let windows = api(
+            &env.ff,
+            "return await browser.windows.getAll();",
+            json!(null),
+        )?;
+        Ok(windows
+            .as_array()
+            .is_some_and(|ws| ws.iter().all(|w| w["id"] != made))
+            .then_some(()))
+    })
+    .unwrap();
 
     // close_tabs, then undo reopens at the same place.
     let index = env.tab(ids[1])["index"].clone();

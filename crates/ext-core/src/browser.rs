@@ -46,6 +46,9 @@ pub trait Browser {
     /// Opens a new normal window holding one tab made from `spec` (its
     /// `window_id` and `index` are ignored); answers that tab.
     async fn create_window(&self, spec: &NewTab) -> BrowserResult<Tab>;
+    /// Moves one tab into a new normal window of its own kind (private or
+    /// not), which takes the focus; answers the window's id.
+    async fn move_to_new_window(&self, tab_id: i64) -> BrowserResult<i64>;
     /// Moves one tab; `index` -1 means the end of the window.
     async fn move_tab(&self, tab_id: i64, window_id: Option<i64>, index: i64) -> BrowserResult<()>;
     async fn set_pinned(&self, tab_id: i64, pinned: bool) -> BrowserResult<()>;

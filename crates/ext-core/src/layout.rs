@@ -301,6 +301,10 @@ pub fn random_change(s: &State, rng: &mut Seeded) -> (&'static str, Value) {
             )
         }
         3 => ("ungroup_tabs", json!({ "tabIds": pick(rng, 4) })),
+        4 if rng.chance(25) => (
+            "move_tabs",
+            json!({ "tabIds": pick(rng, 3), "newWindow": true }),
+        ),
         4 => {
             let ids = pick(rng, 3);
             let to = window(rng);

@@ -210,6 +210,50 @@ fn settle_group(s: &mut State, id: i64) {
     }
 }
 
+/// Moves a tab to `index` of `window` (its own or another); a window
+/// left with no tab closes, and if it had the focus another one gets it.
+fn move_across(s: &mut State, tab_id: i64, window: i64, index: i64) -> BrowserResult<()> {
+    let t = tab(s, tab_id)?.clone();
+    check_window(s, window)?;
+    if s.windows
+        .iter()
+        .any(|w| w.id == window && w.incognito != t.incognito)
+    {
+        // As in Firefox: tabs never cross between private and normal windows.
+        return Err(BrowserError(format!(
+            "Can't move tab {tab_id} between private and normal windows"
+        )));
+    }
+    if window != t.window_id {
+        remove_from_strip(s, tab_id);
+        // The tab still names its old window until it is moved below.
+        let left: Vec<i64> = order(s, t.window_id)
+            .into_iter()
+            .filter(|id| *id != tab_id)
+            .collect();
+        let moved = tab_mut(s, tab_id)?;
+        moved.group_id = NO_GROUP;
+        moved.active = false;
+        moved.window_id = window;
+        if t.active {
+            if let Some(&next) = left.get(t.index as usize).or(left.last()) {
+                activate(s, next)?;
+            }
+        }
+    }
+    insert(s, window, tab_id, index);
+    settle_group(s, tab_id);
+    let tabs = &s.tabs;
+    s.windows
+        .retain(|w| tabs.iter().any(|t| t.window_id == w.id));
+    if !s.windows.iter().any(|w| w.focused) {
+        if let Some(w) = s.windows.first_mut() {
+            w.focused = true;
+        }
+    }
+    Ok(())
+}
+
 fn activate(s: &mut State, id: i64) -> BrowserResult<()> {
     let now = s.now;
     // Firefox shows a selected tab of a collapsed group without expanding it.
@@ -434,40 +478,36 @@ impl Browser for MemoryBrowser {
         })
     }
 
+    async fn move_to_new_window(&self, tab_id: i64) -> BrowserResult<i64> {
+        self.with(|s| {
+            let incognito = tab(s, tab_id)?.incognito;
+            let window = s
+                .windows
+                .iter()
+                .map(|w| w.id)
+                .chain(s.tabs.iter().map(|t| t.window_id))
+                .max()
+                .unwrap_or(0)
+                + 1;
+            // A new window takes the focus, as in Firefox.
+            for w in &mut s.windows {
+                w.focused = false;
+            }
+            s.windows.push(Window {
+                id: window,
+                focused: true,
+                incognito,
+            });
+            move_across(s, tab_id, window, 0)?;
+            activate(s, tab_id)?;
+            Ok(window)
+        })
+    }
+
     async fn move_tab(&self, tab_id: i64, window_id: Option<i64>, index: i64) -> BrowserResult<()> {
         self.with(|s| {
-            let t = tab(s, tab_id)?.clone();
-            let window = window_id.unwrap_or(t.window_id);
-            check_window(s, window)?;
-            if s.windows
-                .iter()
-                .any(|w| w.id == window && w.incognito != t.incognito)
-            {
-                // As in Firefox: tabs never cross between private and
-                // normal windows.
-                return Err(BrowserError(format!(
-                    "Can't move tab {tab_id} between private and normal windows"
-                )));
-            }
-            if window != t.window_id {
-                remove_from_strip(s, tab_id);
-                let left = order(s, t.window_id);
-                let moved = tab_mut(s, tab_id)?;
-                moved.group_id = NO_GROUP;
-                moved.active = false;
-                moved.window_id = window;
-                if t.active {
-                    if let Some(&next) = left.get(t.index as usize).or(left.last()) {
-                        activate(s, next)?;
-                    }
-                }
-            }
-            insert(s, window, tab_id, index);
-            settle_group(s, tab_id);
-            let tabs = &s.tabs;
-            s.windows
-                .retain(|w| tabs.iter().any(|t| t.window_id == w.id));
-            Ok(())
+            let window = window_id.unwrap_or(tab(s, tab_id)?.window_id);
+            move_across(s, tab_id, window, index)
         })
     }
 

@@ -165,6 +165,10 @@ impl<B: Browser> Browser for Scoped<'_, B> {
         };
         self.inner.create_window(&spec).await
     }
+    async fn move_to_new_window(&self, tab_id: i64) -> BrowserResult<i64> {
+        self.check_tabs(&[tab_id]).await?;
+        self.inner.move_to_new_window(tab_id).await
+    }
     async fn move_tab(&self, tab_id: i64, window_id: Option<i64>, index: i64) -> BrowserResult<()> {
         self.check_tabs(&[tab_id]).await?;
         self.check_window(window_id).await?;

@@ -5,6 +5,8 @@ mod common;
 
 use common::*;
 use ext_core::tools::{schemas, TOOLS};
+use ext_core::Browser;
+use futures::executor::block_on;
 use serde_json::{json, Value};
 
 fn ids(v: &Value) -> Vec<i64> {
@@ -393,6 +395,54 @@ fn move_tabs_within_and_across_windows_and_undo() {
     f.undo();
     f.undo();
     assert_eq!(f.layout(), before);
+}
+
+#[test]
+fn move_tabs_to_a_new_window_and_undo_closes_it() {
+    let f = Fixture::new();
+    let before = f.layout();
+    let windows = f.state().windows.len();
+    let r = f.tool("move_tabs", json!({"tabIds": [5, 2], "newWindow": true}));
+    let made = r["result"]["windowId"].as_i64().unwrap();
+    let s = f.state();
+    assert_eq!(s.windows.len(), windows + 1);
+    assert!(s.windows.iter().any(|w| w.id == made && w.focused));
+    let there: Vec<i64> = s
+        .tabs
+        .iter()
+        .filter(|t| t.window_id == made)
+        .map(|t| t.id)
+        .collect();
+    assert_eq!(there, [5, 2], "in the order given");
+    f.undo();
+    assert_eq!(f.layout(), before, "back in place, grouped as before");
+    assert_eq!(
+        f.state().windows.len(),
+        windows,
+        "the emptied window closed"
+    );
+
+    // A tab the person put in the new window since stays there, with its window.
+    let r = f.tool("move_tabs", json!({"tabIds": [3], "newWindow": true}));
+    let made = r["result"]["windowId"].as_i64().unwrap();
+    block_on(f.bg.browser().move_tab(4, Some(made), -1)).unwrap();
+    f.undo();
+    let s = f.state();
+    assert_eq!(s.tabs.iter().find(|t| t.id == 3).unwrap().window_id, 1);
+    assert_eq!(s.tabs.iter().find(|t| t.id == 4).unwrap().window_id, made);
+
+    assert_eq!(
+        f.fails("move_tabs", json!({"tabIds": [7, 8], "newWindow": true})),
+        "REFUSED",
+        "every tab of window 2"
+    );
+    assert_eq!(
+        f.fails(
+            "move_tabs",
+            json!({"tabIds": [2], "newWindow": true, "windowId": 2})
+        ),
+        "INVALID_ARGS"
+    );
 }
 
 #[test]

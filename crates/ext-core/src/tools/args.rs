@@ -86,6 +86,9 @@ pub struct MoveTabsArgs {
     /// Move to this window.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub window_id: Option<i64>,
+    /// Move them, in order, into a new window (instead of a windowId).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_window: Option<bool>,
 }
 
 #[derive(Debug, Default, Serialize, Deserialize, JsonSchema)]

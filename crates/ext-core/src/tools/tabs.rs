@@ -169,9 +169,15 @@ pub async fn close_duplicate_tabs<B: Browser>(b: &B, a: WindowArgs) -> ToolResul
 }
 
 pub async fn move_tabs<B: Browser>(b: &B, a: MoveTabsArgs) -> ToolResult<ToolOutput> {
-    if a.index.is_none() && a.window_id.is_none() {
+    let new_window = a.new_window == Some(true);
+    if new_window && a.window_id.is_some() {
         return Err(ToolError::invalid(
-            "move_tabs: give an index, a windowId, or both.",
+            "move_tabs: give a windowId or newWindow, not both.",
+        ));
+    }
+    if a.index.is_none() && a.window_id.is_none() && !new_window {
+        return Err(ToolError::invalid(
+            "move_tabs: give an index, a windowId, newWindow, or an index with one of the two.",
         ));
     }
     if let Some(i) = a.index {
@@ -187,10 +193,10 @@ pub async fn move_tabs<B: Browser>(b: &B, a: MoveTabsArgs) -> ToolResult<ToolOut
     }
     let all = b.tabs().await?;
     let moving = find_tabs(&all, &a.tab_ids)?;
-    if a.window_id.is_some() {
+    if a.window_id.is_some() || new_window {
         let leaving: Vec<Tab> = moving
             .iter()
-            .filter(|t| Some(t.window_id) != a.window_id)
+            .filter(|t| new_window || Some(t.window_id) != a.window_id)
             .cloned()
             .collect();
         check_not_emptying(&all, &leaving).map_err(|_| {
@@ -200,9 +206,11 @@ pub async fn move_tabs<B: Browser>(b: &B, a: MoveTabsArgs) -> ToolResult<ToolOut
         })?;
     }
     let groups = b.groups().await?;
-    let undo = UndoStep::Restore {
-        placements: placements(&moving, &groups),
-    };
+    let placements = placements(&moving, &groups);
+    if new_window {
+        return move_to_new_window(b, &moving, placements).await;
+    }
+    let undo = UndoStep::Restore { placements };
     let index = a.index.unwrap_or(-1);
     for (k, t) in moving.iter().enumerate() {
         let target = if index < 0 { -1 } else { index + k as i64 };
@@ -210,6 +218,32 @@ pub async fn move_tabs<B: Browser>(b: &B, a: MoveTabsArgs) -> ToolResult<ToolOut
     }
     let tabs = reread(b, &ids_of(&moving)).await?;
     Ok(ToolOutput::with_undo(json!({ "tabs": tabs }), vec![undo]))
+}
+
+/// The first tab opens the window, the others follow it in order. Undo
+/// puts them back and so empties the window, which Firefox then closes;
+/// what the person opened there since stays.
+async fn move_to_new_window<B: Browser>(
+    b: &B,
+    moving: &[Tab],
+    placements: Vec<Placement>,
+) -> ToolResult<ToolOutput> {
+    let (first, rest) = moving
+        .split_first()
+        .ok_or_else(|| ToolError::invalid("move_tabs: tabIds is empty."))?;
+    let window_id = b.move_to_new_window(first.id).await?;
+    for t in rest {
+        b.move_tab(t.id, Some(window_id), -1).await?;
+    }
+    let tabs = reread(b, &ids_of(moving)).await?;
+    let undo = UndoStep::Unmove {
+        window_id,
+        placements,
+    };
+    Ok(ToolOutput::with_undo(
+        json!({ "tabs": tabs, "windowId": window_id }),
+        vec![undo],
+    ))
 }
 
 /// Reads what a person typed as an address Firefox lets an extension open.

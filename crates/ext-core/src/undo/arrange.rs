@@ -24,8 +24,9 @@ pub struct Move {
 /// The moves, in order, that put every `wanted` tab at its spot. Tabs not
 /// named keep their relative order and fill the other places. A tab whose
 /// window is gone stays where it is, and a tab never leaves a window it is
-/// the last tab of (that would close the window).
-pub fn plan_moves(tabs: &[Tab], wanted: &[Spot]) -> Vec<Move> {
+/// the last tab of (that would close the window) unless the window is in
+/// `may_empty`.
+pub fn plan_moves(tabs: &[Tab], wanted: &[Spot], may_empty: &[i64]) -> Vec<Move> {
     let mut strips: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
     let mut sorted: Vec<&Tab> = tabs.iter().collect();
     sorted.sort_by_key(|t| (t.window_id, t.index));
@@ -55,7 +56,7 @@ pub fn plan_moves(tabs: &[Tab], wanted: &[Spot]) -> Vec<Move> {
             spot.window_id = from;
             continue;
         }
-        if from == spot.window_id || strips[&from].len() <= 1 {
+        if from == spot.window_id || strips[&from].len() <= 1 && !may_empty.contains(&from) {
             spot.window_id = from;
             continue;
         }
@@ -187,7 +188,7 @@ mod tests {
     #[test]
     fn tabs_in_place_need_no_move() {
         let tabs = [tab(1, 1, 0), tab(2, 1, 1), tab(3, 1, 2)];
-        assert!(plan_moves(&tabs, &[spot(2, 1, 1), spot(3, 1, 2)]).is_empty());
+        assert!(plan_moves(&tabs, &[spot(2, 1, 1), spot(3, 1, 2)], &[]).is_empty());
     }
 
     #[test]
@@ -200,7 +201,7 @@ mod tests {
             tab(4, 1, 3),
             tab(5, 1, 4),
         ];
-        let moves = plan_moves(&tabs, &[spot(4, 1, 0), spot(5, 1, 2)]);
+        let moves = plan_moves(&tabs, &[spot(4, 1, 0), spot(5, 1, 2)], &[]);
         assert_eq!(apply(&tabs, &moves)[&1], [4, 1, 5, 2, 3]);
         assert_eq!(moves.len(), 2);
     }
@@ -217,7 +218,7 @@ mod tests {
             tab(3, 1, 4),
             tab(4, 1, 5),
         ];
-        let moves = plan_moves(&tabs, &[spot(5, 1, 4), spot(6, 1, 5)]);
+        let moves = plan_moves(&tabs, &[spot(5, 1, 4), spot(6, 1, 5)], &[]);
         assert_eq!(apply(&tabs, &moves)[&1], [1, 2, 3, 4, 5, 6]);
         assert!(
             moves.iter().all(|m| m.tab_id == 5 || m.tab_id == 6),
@@ -228,7 +229,7 @@ mod tests {
     #[test]
     fn tabs_come_back_from_another_window() {
         let tabs = [tab(1, 1, 0), tab(2, 1, 1), tab(3, 2, 0), tab(4, 2, 1)];
-        let moves = plan_moves(&tabs, &[spot(4, 1, 1)]);
+        let moves = plan_moves(&tabs, &[spot(4, 1, 1)], &[]);
         let strips = apply(&tabs, &moves);
         assert_eq!(strips[&1], [1, 4, 2]);
         assert_eq!(strips[&2], [3]);
@@ -237,8 +238,15 @@ mod tests {
     #[test]
     fn a_window_is_never_emptied_and_gone_windows_are_ignored() {
         let tabs = [tab(1, 1, 0), tab(2, 2, 0)];
-        assert!(plan_moves(&tabs, &[spot(2, 1, 0)]).is_empty());
-        assert!(plan_moves(&tabs, &[spot(1, 9, 0)]).is_empty());
+        assert!(plan_moves(&tabs, &[spot(2, 1, 0)], &[]).is_empty());
+        assert!(plan_moves(&tabs, &[spot(1, 9, 0)], &[]).is_empty());
+    }
+
+    #[test]
+    fn a_window_the_change_opened_may_be_emptied() {
+        let tabs = [tab(1, 1, 0), tab(2, 2, 0)];
+        let moves = plan_moves(&tabs, &[spot(2, 1, 1)], &[2]);
+        assert_eq!(apply(&tabs, &moves)[&1], [1, 2]);
     }
 
     #[test]
@@ -258,7 +266,7 @@ mod tests {
                 .enumerate()
                 .map(|(i, id)| spot(*id, 7, i as i64))
                 .collect();
-            let moves = plan_moves(&tabs, &spots);
+            let moves = plan_moves(&tabs, &spots, &[]);
             assert_eq!(apply(&tabs, &moves)[&7], ids, "from {perm:?}");
             assert!(moves.len() < ids.len(), "{perm:?}: {moves:?}");
             count += 1;

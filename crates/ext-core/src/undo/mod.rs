@@ -84,6 +84,12 @@ pub enum UndoStep {
     Restore {
         placements: Vec<Placement>,
     },
+    /// Put back tabs moved into `window_id`, a window the change opened:
+    /// unlike `Restore`, this may empty that window (Firefox then closes it).
+    Unmove {
+        window_id: i64,
+        placements: Vec<Placement>,
+    },
     /// Give a group back its title, color and collapsed state.
     RestoreGroup {
         group: Group,
@@ -252,10 +258,12 @@ impl UndoJournal {
             .iter()
             .flat_map(|step| match step {
                 UndoStep::RestoreGroup { group } => vec![self.group(group.id)],
-                UndoStep::Restore { placements } => placements
-                    .iter()
-                    .filter_map(|p| p.group.as_ref().map(|g| self.group(g.id)))
-                    .collect(),
+                UndoStep::Restore { placements } | UndoStep::Unmove { placements, .. } => {
+                    placements
+                        .iter()
+                        .filter_map(|p| p.group.as_ref().map(|g| self.group(g.id)))
+                        .collect()
+                }
                 UndoStep::Reopen { tabs } => tabs
                     .iter()
                     .filter_map(|c| c.placement.group.as_ref().map(|g| self.group(g.id)))
@@ -303,14 +311,16 @@ impl UndoJournal {
                 Ok(())
             }
             UndoStep::Restore { placements } => {
-                let placements: Vec<Placement> = placements
-                    .iter()
-                    .map(|p| Placement {
-                        tab_id: self.tab(p.tab_id),
-                        ..p.clone()
-                    })
-                    .collect();
-                self.restore(b, &placements, report).await
+                let placements = self.placements_now(placements);
+                self.restore(b, &placements, &[], report).await
+            }
+            UndoStep::Unmove {
+                window_id,
+                placements,
+            } => {
+                let placements = self.placements_now(placements);
+                let made = self.window(*window_id);
+                self.restore(b, &placements, &[made], report).await
             }
             UndoStep::RestoreGroup { group } => {
                 let id = self.group(group.id);
@@ -463,14 +473,27 @@ impl UndoJournal {
         }
         // Putting them in place also selects again each window's tab that was active.
         let mut ignored = UndoReport::default();
-        self.restore(b, &placements, &mut ignored).await
+        self.restore(b, &placements, &[], &mut ignored).await
     }
 
-    /// Puts tabs back in their window, position, pinned and muted state and group.
+    /// The placements with each tab's id as it is now (reopened tabs have new ones).
+    fn placements_now(&self, placements: &[Placement]) -> Vec<Placement> {
+        placements
+            .iter()
+            .map(|p| Placement {
+                tab_id: self.tab(p.tab_id),
+                ..p.clone()
+            })
+            .collect()
+    }
+
+    /// Puts tabs back in their window, position, pinned and muted state and
+    /// group. Only the windows in `may_empty` may be left with no tab.
     async fn restore<B: Browser>(
         &mut self,
         b: &B,
         placements: &[Placement],
+        may_empty: &[i64],
         report: &mut UndoReport,
     ) -> ToolResult<()> {
         let tabs = b.tabs().await?;
@@ -507,7 +530,7 @@ impl UndoJournal {
         // positions and groups in turn until both hold (each round plans
         // from one snapshot).
         for _ in 0..4 {
-            let moves = plan_moves(&b.tabs().await?, &spots);
+            let moves = plan_moves(&b.tabs().await?, &spots, may_empty);
             for m in &moves {
                 b.move_tab(m.tab_id, m.window_id, m.index).await?;
             }

@@ -44,6 +44,7 @@ struct FirefoxTab {
 /// A window as `browser.windows.create` answers it.
 #[derive(Deserialize)]
 struct NewWindow {
+    id: i64,
     #[serde(default)]
     tabs: Vec<FirefoxTab>,
 }
@@ -228,6 +229,13 @@ impl Browser for FirefoxBrowser {
             run(tabs_update(tab.id as f64, &js(json!({ "pinned": true })))).await?;
         }
         finish_new_tab(tab, spec).await
+    }
+
+    async fn move_to_new_window(&self, tab_id: i64) -> BrowserResult<i64> {
+        // Firefox makes the window private or not as the tab is.
+        let info = json!({ "type": "normal", "tabId": tab_id });
+        let window: NewWindow = call(windows_create(&js(info))).await?;
+        Ok(window.id)
     }
 
     async fn move_tab(&self, tab_id: i64, window_id: Option<i64>, index: i64) -> BrowserResult<()> {

@@ -8,7 +8,9 @@ use super::words::*;
 use super::Parsed;
 
 /// The words this family's commands start with (clause splitting uses them).
-pub const VERBS: &[&str] = &["move", "send", "drag", "shift", "throw", "take", "bring"];
+pub const VERBS: &[&str] = &[
+    "move", "send", "drag", "shift", "throw", "take", "bring", "merge", "combine",
+];
 
 /// How its commands are said (see `confirm::PHRASES`).
 pub const PHRASES: &[&str] = &[
@@ -27,6 +29,12 @@ pub fn parse(w: Words) -> Parsed {
 }
 
 fn move_tabs(w: Words) -> Option<Intent> {
+    // "merge all windows", "combine the windows": every tab to this one.
+    let merge = verb(w, &[&["merge"], &["combine"], &["consolidate"]]);
+    if merge.is_some_and(|rest| mentions(rest, &["windows"])) {
+        let words = ["move", "all", "tabs", "to", "this", "window"].map(String::from);
+        return move_tabs(&words);
+    }
     if let Some(rest) = verb(
         w,
         &[
@@ -42,9 +50,12 @@ fn move_tabs(w: Words) -> Option<Intent> {
     ) {
         let to = rest
             .iter()
-            .rposition(|x| ["to", "into", "over", "at"].contains(&x.as_str()));
+            .rposition(|x| ["to", "into", "over", "at", "in"].contains(&x.as_str()));
         if let Some(i) = to {
-            if let Some(dest) = destination(&rest[i + 1..]) {
+            // "in" only before a window: "put the tabs in a new window",
+            // not "put the github tab in the news group".
+            let dest = destination(&rest[i + 1..]).filter(|d| rest[i] != "in" || is_window(d));
+            if let Some(dest) = dest {
                 let what = &rest[..i];
                 return Some(Intent::Move(target_or_active(what), dest));
             }
@@ -62,6 +73,16 @@ fn move_tabs(w: Words) -> Option<Intent> {
         }
     }
     None
+}
+
+fn is_window(d: &Destination) -> bool {
+    matches!(
+        d,
+        Destination::NewWindow
+            | Destination::OtherWindow
+            | Destination::ThisWindow
+            | Destination::Window(_)
+    )
 }
 
 fn destination(w: Words) -> Option<Destination> {

@@ -6,6 +6,7 @@ use crate::interpret::resolve::View;
 use crate::log::Call;
 use crate::tools::args::MoveTabsArgs;
 use crate::tools::ToolCall;
+use ext_protocol::ErrorCode;
 
 pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Step, Refusal> {
     let state = view.state;
@@ -50,9 +51,16 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
             }
         }
         Destination::NewWindow => {
-            return Err(Refusal::invalid(
-                "I can't open a new window; say 'to the other window' or 'to window 2'.",
-            ))
+            refuse_emptying(view, &r.ids, None)?;
+            step.reply = format!("Moved {} to a new window.", plural(r.ids.len(), "tab"));
+            step.calls.push(Call::move_tabs(MoveTabsArgs {
+                tab_ids: r.ids.clone(),
+                index: None,
+                window_id: None,
+                new_window: Some(true),
+            }));
+            step.touched = r.ids;
+            return Ok(step);
         }
         Destination::ThisWindow => {
             if r.ids.iter().all(|id| {
@@ -93,11 +101,38 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
             (None, (n - 1).max(0))
         }
     };
+    if window_id.is_some() {
+        refuse_emptying(view, &r.ids, window_id)?;
+    }
     step.calls.push(Call::move_tabs(MoveTabsArgs {
         tab_ids: r.ids.clone(),
         index: Some(index),
         window_id,
+        new_window: None,
     }));
     step.touched = r.ids;
     Ok(step)
+}
+
+/// Moving every tab out of a window closes it, and undo could not bring
+/// the window back: refused before anything runs ("merge all windows").
+fn refuse_emptying(view: &View, ids: &[i64], to: Option<i64>) -> Result<(), Refusal> {
+    let leaving = |t: &&crate::tab_state::Tab| Some(t.window_id) != to && ids.contains(&t.id);
+    for w in &view.state.windows {
+        let tabs: Vec<_> = view
+            .state
+            .tabs
+            .iter()
+            .filter(|t| t.window_id == w.id)
+            .collect();
+        if !tabs.is_empty() && tabs.iter().all(leaving) {
+            return Err(Refusal {
+                code: ErrorCode::Refused,
+                reply: "That would move every tab out of a window and close it; \
+                        Tab Whisperer leaves at least one tab in each window."
+                    .into(),
+            });
+        }
+    }
+    Ok(())
 }
