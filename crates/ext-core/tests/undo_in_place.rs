@@ -213,3 +213,38 @@ fn tabs_firefox_will_not_reopen_are_named_not_brought_back_blank() {
     assert!(s.tabs.iter().any(|t| t.url == "https://vimeo.com/1"));
     assert_eq!(s.tabs.len(), 8 - 3 + 1, "no blank tab in their place");
 }
+
+#[test]
+fn reopen_brings_back_the_tab_closed_last_whatever_changed_since() {
+    let f = Fixture::new();
+    let say = |text: &str| f.send(json!({ "type": "command", "text": text }));
+    let closed = say("close hacker news");
+    assert_eq!(closed["ok"], true, "{closed}");
+    // A later change that is not a close: "reopen" must not undo it.
+    let muted = say("mute the rust book");
+    assert_eq!(muted["ok"], true, "{muted}");
+    let reopened = say("reopen the tab I just closed");
+    assert_eq!(reopened["ok"], true, "{reopened}");
+    let s = f.state();
+    assert!(s
+        .tabs
+        .iter()
+        .any(|t| t.url == "https://news.ycombinator.com/"));
+    let book = s.tabs.iter().find(|t| t.title == "The Rust Book").unwrap();
+    assert!(book.muted, "the mute stays");
+    // "undo" still undoes the newest change left.
+    let undo = say("undo");
+    assert_eq!(undo["ok"], true, "{undo}");
+    assert!(
+        !f.state()
+            .tabs
+            .iter()
+            .find(|t| t.title == "The Rust Book")
+            .unwrap()
+            .muted
+    );
+
+    let nothing = say("reopen the last closed tab");
+    assert_eq!(nothing["ok"], false, "{nothing}");
+    assert_eq!(nothing["error"]["code"], "NOT_FOUND", "{nothing}");
+}

@@ -407,6 +407,20 @@ impl<B: Browser, S: Storage> Background<B, S> {
                 return CommandAnswer::replied(reply);
             }
             (Some(Special::Undo), None) => return self.undo_locked(None).await,
+            (Some(Special::Reopen), None) => {
+                let newest = self
+                    .journal
+                    .borrow()
+                    .newest_close(self.private.get())
+                    .map(str::to_owned);
+                return match newest {
+                    Some(id) => self.undo_locked(Some(&id)).await,
+                    None => {
+                        let e = ToolError::not_found("No tab closed here can be reopened: Tab Whisperer reopens only what it closed. Firefox's History menu has the others.");
+                        self.refuse(text, e).await
+                    }
+                };
+            }
             (None, None) => {}
         }
         if let Some(request) = self.for_model(text, &plan) {

@@ -51,6 +51,7 @@ impl Default for Options {
 #[serde(rename_all = "snake_case")]
 pub enum Special {
     Undo,
+    Reopen,
     Yes,
     No,
 }
@@ -335,6 +336,7 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
     if let [single] = intents.as_slice() {
         let special = match single {
             Intent::Undo => Some(Special::Undo),
+            Intent::Reopen => Some(Special::Reopen),
             Intent::Yes => Some(Special::Yes),
             Intent::No => Some(Special::No),
             _ => None,
@@ -344,6 +346,7 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
             // they mean where nothing acts on them (twctl plan).
             let reply = match s {
                 Special::Undo => "Undo the last change.",
+                Special::Reopen => "Reopen the tabs closed last.",
                 Special::Yes => "Yes: run what is waiting for confirmation.",
                 Special::No => "No: cancel what is waiting for confirmation.",
             };
@@ -378,7 +381,10 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
         Plan::failed(code, reply)
     };
     for (k, intent) in intents.iter().enumerate() {
-        if matches!(intent, Intent::Undo | Intent::Yes | Intent::No) {
+        if matches!(
+            intent,
+            Intent::Undo | Intent::Reopen | Intent::Yes | Intent::No
+        ) {
             return Plan::failed(
                 ErrorCode::InvalidArgs,
                 "Say 'undo', 'yes' or 'no' on its own.".into(),

@@ -211,6 +211,17 @@ impl UndoJournal {
         }
     }
 
+    /// The id of the newest entry (made in a private window or a normal
+    /// one, as `private` says) whose undo reopens closed tabs.
+    pub fn newest_close(&self, private: bool) -> Option<&str> {
+        self.entries
+            .iter()
+            .rev()
+            .filter(|e| e.private == private)
+            .find(|e| e.steps.iter().any(|s| matches!(s, UndoStep::Reopen { .. })))
+            .map(|e| e.id.as_str())
+    }
+
     /// The journal as it is stored: without what private windows did.
     pub fn for_storage(&self) -> UndoJournal {
         UndoJournal {

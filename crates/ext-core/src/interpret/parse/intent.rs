@@ -177,6 +177,9 @@ pub enum Intent {
     ListEngines,
     Browse(BrowseAction, Option<f64>),
     Undo,
+    /// "reopen the tab I just closed": undo the newest close, whatever
+    /// changed since.
+    Reopen,
     Yes,
     No,
 }

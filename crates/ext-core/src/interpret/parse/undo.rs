@@ -20,16 +20,43 @@ pub fn parse(w: Words) -> Parsed {
     Ok(undo(w))
 }
 
-/// "reopen the tab I just closed", "restore them", "reopen last tab".
-fn reopen(w: Words) -> bool {
-    let Some(rest) = verb(w, &[&["reopen"], &["restore"], &["unclose"]]) else {
-        return false;
-    };
-    mentions(rest, &["closed", "last"])
+/// The words of "the tab I just closed", "the last closed tabs again".
+const CLOSED_TAB: &[&str] = &[
+    "the", "tab", "tabs", "i", "just", "closed", "last", "again", "that", "those", "recently",
+];
+
+/// "reopen the tab I just closed", "reopen last tab", "restore the closed
+/// tabs": what was closed last comes back, even if other changes came after.
+fn reopen(w: Words) -> Option<Intent> {
+    if let Some(rest) = verb(w, &[&["reopen"], &["unclose"]]) {
+        let closed = mentions(rest, &["closed", "last"])
+            || all_in(rest, &["it", "them", "that", "those", "tab", "tabs", "the"]);
+        return closed.then_some(Intent::Reopen);
+    }
+    // "bring back the tab I closed", "open the last closed tab again".
+    let closed_by_name = mentions(w, &["closed"])
+        && (verb(w, &[&["bring", "back"]]).is_some()
+            || verb(w, &[&["open"]]).is_some_and(|rest| all_in(rest, CLOSED_TAB)));
+    if closed_by_name {
+        return Some(Intent::Reopen);
+    }
+    let rest = verb(w, &[&["restore"]])?;
+    if mentions(rest, &["closed"]) {
+        Some(Intent::Reopen)
+    } else if mentions(rest, &["last"])
         || all_in(rest, &["it", "them", "that", "those", "tab", "tabs", "the"])
+    {
+        // "restore it" after a move means put it back.
+        Some(Intent::Undo)
+    } else {
+        None
+    }
 }
 
 fn undo(w: Words) -> Option<Intent> {
+    if let Some(intent) = reopen(w) {
+        return Some(intent);
+    }
     let undo = w[0] == "undo"
         || w[0] == "revert"
         || w[0] == "oops"
@@ -37,7 +64,6 @@ fn undo(w: Words) -> Option<Intent> {
         || is(w, &["put", "them", "back"])
         || is(w, &["bring", "it", "back"])
         || is(w, &["bring", "them", "back"])
-        || is(w, &["take", "that", "back"])
-        || reopen(w);
+        || is(w, &["take", "that", "back"]);
     undo.then_some(Intent::Undo)
 }
