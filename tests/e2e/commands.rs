@@ -143,6 +143,32 @@ fn everyday_commands_change_real_tabs() {
             .then_some(()))
     })
     .unwrap();
+    // 18b. "reopen" brings back the tab closed last, and keeps the
+    // change made after it
+    say(&env, "close every reddit tab");
+    say(&env, "mute the slack tab");
+    say(&env, "reopen the tab I just closed");
+    wait_for(LOAD, "reddit to come back", || {
+        Ok(env
+            .tabs()
+            .iter()
+            .any(|t| t["title"] == "r/rust - Reddit")
+            .then_some(()))
+    })
+    .unwrap();
+    assert_eq!(by_title(&env, "general - Slack")["muted"], true);
+    say(&env, "unmute everything");
+    // 18c. back to the tab used before
+    say(&env, "switch to gmail");
+    say(&env, "switch to slack");
+    say(&env, "go back to the tab I was on");
+    assert_eq!(env.active_tab(window)["title"], "Inbox - Gmail");
+    // 18d. a tab into a window of its own, and back on undo
+    say(&env, "move the flights tab to a new window");
+    let flights = by_title(&env, "Flights to Paris - KAYAK");
+    assert_ne!(flights["windowId"], window, "{flights}");
+    say(&env, "undo");
+    assert_eq!(by_title(&env, "Flights to Paris - KAYAK")["windowId"], window);
     // 19. ambiguity and no match do nothing
     let r = env.ff.command("close netflix").unwrap();
     assert_eq!(r["ok"], false);

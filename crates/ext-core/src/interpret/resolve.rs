@@ -139,6 +139,15 @@ fn select(
             false,
             "other",
         ),
+        Selector::Recent => {
+            let active = view.active().map(|t| t.id);
+            let recent = scoped
+                .into_iter()
+                .filter(|t| Some(t.id) != active)
+                .max_by(|a, b| a.last_accessed.total_cmp(&b.last_accessed))
+                .ok_or("There is no tab you used before this one.")?;
+            plain(vec![recent.id], true, "the tab you were on")
+        }
         Selector::Audible => {
             let found: Vec<&Tab> = scoped.into_iter().filter(|t| t.audible).collect();
             if found.is_empty() && strict {

@@ -20,6 +20,9 @@ pub enum Selector {
     Positions(Vec<Position>),
     /// "the one that's playing".
     Audible,
+    /// "the tab I was on", "go back to the last tab": the one used before
+    /// the active tab (Firefox's Ctrl+Tab order), in any window.
+    Recent,
     Muted,
     Pinned,
     /// Names of sites, words of titles: "youtube", "the flights tab".

@@ -29,7 +29,15 @@ pub const PHRASES: &[&str] = &[
 ];
 
 pub fn parse(w: Words) -> Parsed {
+    // "switch back", "go back to the last tab", "the tab I was on".
+    if is(w, &["switch", "back"]) {
+        return Ok(Some(Intent::Switch(recent())));
+    }
     if let Some(rest) = verb(w, SWITCH) {
+        let back = w.iter().take(3).any(|x| x == "back" || x == "return");
+        if was_on(rest) || back && is_back_to_last(rest) {
+            return Ok(Some(Intent::Switch(recent())));
+        }
         let rest_stripped = strip_articles(rest);
         if let Some(url) = url_in(rest_stripped) {
             return Ok(Some(Intent::OpenUrl(url)));
@@ -62,7 +70,39 @@ pub fn parse(w: Words) -> Parsed {
     Ok(None)
 }
 
+fn recent() -> Target {
+    Target {
+        singular: true,
+        ..Target::of(Selector::Recent)
+    }
+}
+
+/// "the tab I was on", "the last tab I used", "my previous tab".
+fn was_on(w: Words) -> bool {
+    if is(w, &["my", "previous", "tab"]) || is(w, &["my", "last", "tab"]) {
+        return true;
+    }
+    let w = strip_articles(w);
+    let said = |p: &[&str]| is(w, p);
+    said(&["tab", "i", "was", "on"])
+        || said(&["tab", "i", "was", "just", "on"])
+        || said(&["tab", "i", "was", "using"])
+        || said(&["tab", "i", "was", "in"])
+        || said(&["last", "tab", "i", "used"])
+        || said(&["last", "tab", "i", "was", "on"])
+        || said(&["tab", "i", "used", "last"])
+        || said(&["last", "used", "tab"])
+        || said(&["most", "recent", "tab"])
+}
+
+/// After "go back to": "the last tab", "the previous tab", "the previous one".
+fn is_back_to_last(w: Words) -> bool {
+    let w = strip_articles(w);
+    matches!(w, [x, y] if (x == "last" || x == "previous") && (y == "tab" || y == "one"))
+}
+
 const SWITCH: &[&[&str]] = &[
+    &["switch", "back", "to"],
     &["switch", "over", "to"],
     &["switch", "to"],
     &["switch"],
