@@ -8,7 +8,7 @@ use super::Parsed;
 
 /// The words this family's commands start with (clause splitting uses them).
 pub const VERBS: &[&str] = &[
-    "group", "sort", "organize", "organise", "arrange", "cluster",
+    "group", "sort", "organize", "organise", "arrange", "cluster", "tidy",
 ];
 
 /// How its commands are said (see `confirm::PHRASES`).
@@ -28,7 +28,7 @@ pub fn parse(w: Words) -> Parsed {
 fn group_by(w: Words) -> Option<Intent> {
     const LEADS: &[&str] = &[
         "group", "sort", "organize", "organise", "arrange", "cluster", "put", "split", "divide",
-        "bundle", "order",
+        "bundle", "order", "tidy",
     ];
     const SITE: &[&str] = &[
         "site", "sites", "website", "websites", "domain", "domains", "host", "hosts",
@@ -53,5 +53,34 @@ fn group_by(w: Words) -> Option<Intent> {
         return Some(Intent::GroupBySite(scope));
     }
     let similar = mentions(w, &["similar", "related"]);
-    ((by && mentions(w, TOPIC)) || similar).then_some(Intent::GroupByTopic(scope))
+    if (by && mentions(w, TOPIC)) || similar {
+        return Some(Intent::GroupByTopic(scope));
+    }
+    tidy(w).then_some(Intent::GroupBySite(scope))
+}
+
+/// "organize my tabs", "tidy up the tabs in this window": sorted by site,
+/// the one way that needs no guess.
+fn tidy(w: Words) -> bool {
+    let Some(rest) = verb(
+        w,
+        &[
+            &["organize"],
+            &["organise"],
+            &["sort"],
+            &["arrange"],
+            &["tidy", "up"],
+            &["tidy"],
+        ],
+    ) else {
+        return false;
+    };
+    let rest: Vec<&str> = rest.iter().map(String::as_str).collect();
+    let tabs_at = rest.iter().position(|x| ["tabs", "everything"].contains(x));
+    tabs_at.is_some_and(|i| {
+        rest[..i]
+            .iter()
+            .all(|x| ["my", "the", "all", "these", "those", "of", "open", "up"].contains(x))
+            && (i + 1 == rest.len() || scope_of(&w[w.len() - (rest.len() - i - 1)..]).is_some())
+    })
 }

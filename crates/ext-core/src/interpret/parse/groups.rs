@@ -212,6 +212,16 @@ fn groups(w: Words) -> Option<Intent> {
     // New group: "put my Jira and Confluence tabs in a group called Sprint",
     // "make a purple group named Travel with the flights tab", "group youtube tabs".
     let named = |w: Words| -> (Option<String>, usize) {
+        // "group jira and confluence and call it Sprint"
+        let call_it = w.windows(2).position(|p| {
+            ["call", "name", "title", "label"].contains(&p[0].as_str())
+                && ["it", "them"].contains(&p[1].as_str())
+        });
+        if let Some(i) = call_it {
+            let at = if i > 0 && w[i - 1] == "and" { i - 1 } else { i };
+            let name = title_case(&w[i + 2..]);
+            return (Some(name).filter(|n| !n.is_empty()), at);
+        }
         match w.iter().position(|x| NAMED_BY.contains(&x.as_str())) {
             Some(i) => {
                 let end = w[i + 1..]

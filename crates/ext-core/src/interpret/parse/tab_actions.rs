@@ -60,6 +60,9 @@ pub fn parse(w: Words) -> Parsed {
 }
 
 fn tab_actions(w: Words) -> Option<Intent> {
+    if silence_the_noise(w) {
+        return Some(Intent::Mute(Target::of(Selector::Audible), true));
+    }
     // "shut up youtube" silences it; it is no "shut".
     if let Some(rest) = starts(w, &["shut", "up"]) {
         return Some(Intent::Mute(target_or_active(rest), true));
@@ -173,4 +176,24 @@ fn tab_actions(w: Words) -> Option<Intent> {
         return Some(Intent::Duplicate(target_or_active(rest)));
     }
     None
+}
+
+/// "shut up", "quiet", "stop the music": whatever is playing, not the tab
+/// in front (which is mostly not the one making the noise).
+fn silence_the_noise(w: Words) -> bool {
+    const BARE: &[&[&str]] = &[
+        &["shut", "up"],
+        &["quiet"],
+        &["be", "quiet"],
+        &["silence"],
+        &["hush"],
+        &["shush"],
+    ];
+    const NOISE: &[&str] = &["music", "sound", "sounds", "noise", "audio"];
+    if BARE.iter().any(|p| is(w, p)) {
+        return true;
+    }
+    verb(w, &[&["stop"], &["kill"], &["turn", "off"], &["silence"]])
+        .map(strip_articles)
+        .is_some_and(|rest| matches!(rest, [x] if NOISE.contains(&x.as_str())))
 }
