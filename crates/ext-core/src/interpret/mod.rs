@@ -312,6 +312,19 @@ pub fn needs_guided(input: &str, state: &State, options: &Options) -> bool {
         || (first.error.is_none() && audio_decides(&heard, state))
 }
 
+/// "summarize this page", "what is this page about", "translate it": what
+/// only a language model can do.
+fn open_ended(w: &[String]) -> bool {
+    const ASKS: &[&str] = &[
+        "summarize", "summarise", "explain", "translate", "describe", "rewrite", "compare",
+    ];
+    let w: Vec<&str> = w.iter().map(String::as_str).collect();
+    let about_page = w.ends_with(&["page", "about"]) || w.ends_with(&["article", "about"]);
+    w.first().is_some_and(|x| ASKS.contains(x))
+        || matches!(w.as_slice(), ["read", "this" | "the", "page" | "article", ..])
+        || matches!(w.as_slice(), ["what" | "what's", ..]) && about_page
+}
+
 /// Plans a command against a snapshot of the browser.
 pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
     let words = text::words(input);
@@ -319,6 +332,16 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
         return Plan::failed(
             ErrorCode::InvalidArgs,
             "Say or type what to do, for example 'close the YouTube tabs'.".into(),
+        );
+    }
+    if open_ended(&words) {
+        // What a language model would take (the background routes it
+        // there when one is set up).
+        return Plan::failed(
+            ErrorCode::UnknownCommand,
+            "Summaries, explanations and other open-ended requests need a language \
+             model: choose one on the options page (Language model)."
+                .into(),
         );
     }
     let clauses = parse::clauses(&words);
