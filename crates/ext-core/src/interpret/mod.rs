@@ -339,8 +339,8 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
         // there when one is set up).
         return Plan::failed(
             ErrorCode::UnknownCommand,
-            "Summaries, explanations and other open-ended requests need a language \
-             model: choose one on the options page (Language model)."
+            "Summaries, explanations and other open-ended requests are for a language \
+             model (see Language model on the options page)."
                 .into(),
         );
     }
