@@ -2,6 +2,7 @@
 
 use crate::util::*;
 use serde_json::{json, Value};
+use tab_whisperer::harness::layouts::api;
 use tab_whisperer::wait_for;
 
 fn browse(env: &Env, action: &str, amount: Option<f64>) -> Value {
@@ -150,6 +151,36 @@ fn navigation_reload_stop_and_tab_commands() {
     assert_eq!(r["tab"]["id"], new);
     assert_eq!(env.tabs().len(), count);
     assert!(env.tabs().iter().all(|t| t["id"] != new));
+
+    // new_window opens a focused window; undo closes it.
+    let windows = || {
+        api(
+            &env.ff,
+            "return await browser.windows.getAll();",
+            json!(null),
+        )
+        .expect("windows.getAll")
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+    };
+    let before = windows().len();
+    let r = browse(&env, "new_window", None);
+    let opened = r["tab"]["windowId"].clone();
+    assert_ne!(opened, json!(window), "{r}");
+    wait_for(LOAD, "the new window to have the focus", || {
+        Ok(windows()
+            .iter()
+            .any(|w| w["id"] == opened && w["focused"] == true)
+            .then_some(()))
+    })
+    .unwrap();
+    env.undo();
+    wait_for(LOAD, "the new window to close", || {
+        let now = windows();
+        Ok((now.len() == before && now.iter().all(|w| w["id"] != opened)).then_some(()))
+    })
+    .unwrap();
 }
 
 #[test]

@@ -168,7 +168,10 @@ fn everyday_commands_change_real_tabs() {
     let flights = by_title(&env, "Flights to Paris - KAYAK");
     assert_ne!(flights["windowId"], window, "{flights}");
     say(&env, "undo");
-    assert_eq!(by_title(&env, "Flights to Paris - KAYAK")["windowId"], window);
+    assert_eq!(
+        by_title(&env, "Flights to Paris - KAYAK")["windowId"],
+        window
+    );
     // 19. ambiguity and no match do nothing
     let r = env.ff.command("close netflix").unwrap();
     assert_eq!(r["ok"], false);

@@ -42,6 +42,8 @@ pub trait Browser {
     async fn activate_tab(&self, tab_id: i64) -> BrowserResult<()>;
     async fn focus_window(&self, window_id: i64) -> BrowserResult<()>;
     async fn close_tabs(&self, tab_ids: &[i64]) -> BrowserResult<()>;
+    /// Closes a window with its tabs (only ever one the extension opened).
+    async fn close_window(&self, window_id: i64) -> BrowserResult<()>;
     async fn create_tab(&self, spec: &NewTab) -> BrowserResult<Tab>;
     /// Opens a new normal window holding one tab made from `spec` (its
     /// `window_id` and `index` are ignored); answers that tab.

@@ -211,7 +211,7 @@ fn settle_group(s: &mut State, id: i64) {
 }
 
 /// Moves a tab to `index` of `window` (its own or another); a window
-/// left with no tab closes, and if it had the focus another one gets it.
+/// left with no tab closes.
 fn move_across(s: &mut State, tab_id: i64, window: i64, index: i64) -> BrowserResult<()> {
     let t = tab(s, tab_id)?.clone();
     check_window(s, window)?;
@@ -243,6 +243,12 @@ fn move_across(s: &mut State, tab_id: i64, window: i64, index: i64) -> BrowserRe
     }
     insert(s, window, tab_id, index);
     settle_group(s, tab_id);
+    close_empty_windows(s);
+    Ok(())
+}
+
+/// A window without tabs closes; if it had the focus, another one gets it.
+fn close_empty_windows(s: &mut State) {
     let tabs = &s.tabs;
     s.windows
         .retain(|w| tabs.iter().any(|t| t.window_id == w.id));
@@ -251,7 +257,6 @@ fn move_across(s: &mut State, tab_id: i64, window: i64, index: i64) -> BrowserRe
             w.focused = true;
         }
     }
-    Ok(())
 }
 
 fn activate(s: &mut State, id: i64) -> BrowserResult<()> {
@@ -380,6 +385,16 @@ impl Browser for MemoryBrowser {
         })
     }
 
+    async fn close_window(&self, window_id: i64) -> BrowserResult<()> {
+        self.with(|s| {
+            check_window(s, window_id)?;
+            s.tabs.retain(|t| t.window_id != window_id);
+            s.windows.retain(|w| w.id != window_id);
+            close_empty_windows(s);
+            Ok(())
+        })
+    }
+
     async fn close_tabs(&self, tab_ids: &[i64]) -> BrowserResult<()> {
         self.with(|s| {
             for id in tab_ids {
@@ -410,10 +425,7 @@ impl Browser for MemoryBrowser {
                     activate(s, next)?;
                 }
             }
-            // A window without tabs closes.
-            let tabs = &s.tabs;
-            s.windows
-                .retain(|w| tabs.iter().any(|t| t.window_id == w.id));
+            close_empty_windows(s);
             Ok(())
         })
     }

@@ -134,6 +134,10 @@ impl<B: Browser> Browser for Scoped<'_, B> {
         self.check_window(Some(window_id)).await?;
         self.inner.focus_window(window_id).await
     }
+    async fn close_window(&self, window_id: i64) -> BrowserResult<()> {
+        self.check_window(Some(window_id)).await?;
+        self.inner.close_window(window_id).await
+    }
     async fn close_tabs(&self, tab_ids: &[i64]) -> BrowserResult<()> {
         self.check_tabs(tab_ids).await?;
         self.inner.close_tabs(tab_ids).await

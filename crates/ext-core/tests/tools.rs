@@ -642,6 +642,34 @@ fn browse_commands_act_on_the_active_tab() {
 }
 
 #[test]
+fn a_new_window_opens_focused_and_undo_closes_it() {
+    let f = Fixture::new();
+    let windows = f.state().windows.len();
+    let r = f.tool("browse", json!({"action": "new_window"}));
+    let tab = r["result"]["tab"]["id"].as_i64().unwrap();
+    let window = r["result"]["tab"]["windowId"].as_i64().unwrap();
+    let s = f.state();
+    assert_eq!(s.windows.len(), windows + 1);
+    assert!(s.windows.iter().any(|w| w.id == window && w.focused));
+    f.undo();
+    let s = f.state();
+    assert_eq!(s.windows.len(), windows, "closed again");
+    assert!(s.tabs.iter().all(|t| t.id != tab));
+    assert!(s.windows.iter().any(|w| w.focused));
+
+    // A tab put in the new window since keeps it open: only the empty
+    // tab the window opened with is closed.
+    let r = f.tool("browse", json!({"action": "new_window"}));
+    let tab = r["result"]["tab"]["id"].as_i64().unwrap();
+    let window = r["result"]["tab"]["windowId"].as_i64().unwrap();
+    block_on(f.bg.browser().move_tab(4, Some(window), -1)).unwrap();
+    f.undo();
+    let s = f.state();
+    assert!(s.tabs.iter().all(|t| t.id != tab));
+    assert_eq!(s.tabs.iter().find(|t| t.id == 4).unwrap().window_id, window);
+}
+
+#[test]
 fn answers_carry_big_results_whole_while_the_log_keeps_them_short() {
     let mut state = sample_state();
     let window = state.tabs[0].window_id;

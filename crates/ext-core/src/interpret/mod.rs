@@ -316,12 +316,21 @@ pub fn needs_guided(input: &str, state: &State, options: &Options) -> bool {
 /// only a language model can do.
 fn open_ended(w: &[String]) -> bool {
     const ASKS: &[&str] = &[
-        "summarize", "summarise", "explain", "translate", "describe", "rewrite", "compare",
+        "summarize",
+        "summarise",
+        "explain",
+        "translate",
+        "describe",
+        "rewrite",
+        "compare",
     ];
     let w: Vec<&str> = w.iter().map(String::as_str).collect();
     let about_page = w.ends_with(&["page", "about"]) || w.ends_with(&["article", "about"]);
     w.first().is_some_and(|x| ASKS.contains(x))
-        || matches!(w.as_slice(), ["read", "this" | "the", "page" | "article", ..])
+        || matches!(
+            w.as_slice(),
+            ["read", "this" | "the", "page" | "article", ..]
+        )
         || matches!(w.as_slice(), ["what" | "what's", ..]) && about_page
 }
 

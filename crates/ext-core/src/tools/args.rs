@@ -243,6 +243,7 @@ pub enum BrowseAction {
     PreviousTab,
     NewTab,
     CloseTab,
+    NewWindow,
 }
 
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]

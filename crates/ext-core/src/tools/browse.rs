@@ -141,6 +141,17 @@ pub async fn browse<B: Browser>(b: &B, a: BrowseArgs) -> ToolResult<ToolOutput> 
             result["tab"] = json!(created);
             return Ok(ToolOutput::with_undo(result, undo));
         }
+        BrowseAction::NewWindow => {
+            let created = b
+                .create_window(&NewTab {
+                    active: true,
+                    ..NewTab::default()
+                })
+                .await?;
+            undo.push(UndoStep::CloseWindow { tab_id: created.id });
+            result["tab"] = json!(created);
+            return Ok(ToolOutput::with_undo(result, undo));
+        }
         BrowseAction::CloseTab => {
             if all.iter().filter(|t| t.window_id == tab.window_id).count() <= 1 {
                 return Err(ToolError::refused(

@@ -80,6 +80,11 @@ pub enum UndoStep {
     Close {
         tab_ids: Vec<i64>,
     },
+    /// Close the tab a new window opened with: the window goes with it,
+    /// unless tabs were put in that window since (then only the tab).
+    CloseWindow {
+        tab_id: i64,
+    },
     /// Put tabs back: window, position, pinned, muted, group.
     Restore {
         placements: Vec<Placement>,
@@ -319,6 +324,23 @@ impl UndoJournal {
                     b.close_tabs(&open).await?;
                     report.restored += open.len();
                 }
+                Ok(())
+            }
+            UndoStep::CloseWindow { tab_id } => {
+                let id = self.tab(*tab_id);
+                let tabs = b.tabs().await?;
+                let Some(tab) = tabs.iter().find(|t| t.id == id) else {
+                    report.missing += 1;
+                    return Ok(());
+                };
+                // Closing a window's last tab leaves the window open when
+                // browser.tabs.closeWindowWithLastTab is off: close the window.
+                if tabs.iter().filter(|t| t.window_id == tab.window_id).count() == 1 {
+                    b.close_window(tab.window_id).await?;
+                } else {
+                    b.close_tabs(&[id]).await?;
+                }
+                report.restored += 1;
                 Ok(())
             }
             UndoStep::Restore { placements } => {

@@ -41,6 +41,8 @@ extern "C" {
     pub fn windows_update(id: f64, info: &JsValue) -> Result<Promise, JsValue>;
     #[wasm_bindgen(catch, js_namespace = ["browser", "windows"], js_name = create)]
     pub fn windows_create(info: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "windows"], js_name = remove)]
+    pub fn windows_remove(id: f64) -> Result<Promise, JsValue>;
 
     #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = query)]
     pub fn tabs_query(info: &JsValue) -> Result<Promise, JsValue>;

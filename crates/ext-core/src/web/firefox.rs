@@ -184,6 +184,10 @@ impl Browser for FirefoxBrowser {
         .await
     }
 
+    async fn close_window(&self, window_id: i64) -> BrowserResult<()> {
+        run(windows_remove(window_id as f64)).await
+    }
+
     async fn close_tabs(&self, tab_ids: &[i64]) -> BrowserResult<()> {
         run(tabs_remove(&js(json!(tab_ids)))).await
     }

@@ -112,7 +112,10 @@ fn browse(w: Words) -> Option<Intent> {
     if let Some(a) = neighbour_tab(w) {
         return action(a);
     }
-    new_tab(w).then_some(Intent::NewTab)
+    if new_one(w, "window") {
+        return action(BrowseAction::NewWindow);
+    }
+    new_one(w, "tab").then_some(Intent::NewTab)
 }
 
 /// "back", "go back a page", "go forward".
@@ -326,8 +329,9 @@ fn neighbour_tab(w: Words) -> Option<BrowseAction> {
     }
 }
 
-/// "new tab", "open another tab", "give me a blank tab".
-fn new_tab(w: Words) -> bool {
+/// "new tab", "open another tab", "give me a blank tab" (`thing` "tab"),
+/// "open a new window" ("window").
+fn new_one(w: Words, thing: &str) -> bool {
     let rest = verb(
         w,
         &[
@@ -349,7 +353,7 @@ fn new_tab(w: Words) -> bool {
     };
     // "tab" alone is not a new tab: it names the active one.
     w.len() > 1
-        && last == "tab"
+        && last == thing
         && all_in(
             before,
             &[

@@ -61,6 +61,7 @@ fn browse_reply(a: BrowseAction) -> String {
         PreviousTab => "Switched to the previous tab.",
         NewTab => "Opened a new tab.",
         CloseTab => "Closed the tab.",
+        NewWindow => "Opened a new window.",
     }
     .to_string()
 }
