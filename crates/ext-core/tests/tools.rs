@@ -877,3 +877,28 @@ fn room_talk_leaves_a_waiting_question_waiting() {
     assert_eq!(yes["ok"], true, "{yes}");
     assert!(fixture.state().tabs.len() < Fixture::new().state().tabs.len());
 }
+
+#[test]
+fn bookmarking_several_tabs_is_one_command_undone_together() {
+    let f = Fixture::new();
+    let before = f.state().bookmarks.len();
+    let web = f
+        .state()
+        .tabs
+        .iter()
+        .filter(|t| t.url.starts_with("http"))
+        .count();
+    let r = f.send(json!({"type": "command", "text": "bookmark all tabs in Saved"}));
+    assert_eq!(r["ok"], true, "{r}");
+    let saved: Vec<_> = f
+        .state()
+        .bookmarks
+        .into_iter()
+        .filter(|b| b.folder == "Saved")
+        .collect();
+    assert_eq!(saved.len(), web, "{r}");
+    f.undo();
+    let s = f.state();
+    assert_eq!(s.bookmarks.len(), before);
+    assert!(s.bookmarks.iter().all(|b| b.folder != "Saved"));
+}

@@ -89,7 +89,7 @@ pub enum Destination {
     OtherWindow,
     /// The focused window: "to this window".
     ThisWindow,
-    /// "to a new window", which no tool can make.
+    /// "to a new window".
     NewWindow,
     Window(i64),
     Start,
