@@ -435,6 +435,7 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
                 | Intent::ListTabs(_)
                 | Intent::ListGroups
                 | Intent::ListEngines
+                | Intent::Help
                 | Intent::Count(_)
                 | Intent::CountWindows
         );

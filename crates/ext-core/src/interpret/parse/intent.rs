@@ -179,6 +179,8 @@ pub enum Intent {
     /// "which search engines do I have".
     ListEngines,
     Browse(BrowseAction, Option<f64>),
+    /// "help", "what can you do": examples of what to say.
+    Help,
     Undo,
     /// "reopen the tab I just closed": undo the newest close, whatever
     /// changed since.

@@ -27,6 +27,9 @@ pub fn parse(w: Words) -> Parsed {
 
 /// "how many tabs", "list my tabs", "what did I read last week about webgpu".
 fn questions(w: Words) -> Option<Intent> {
+    if asks_for_help(w) {
+        return Some(Intent::Help);
+    }
     if let Some(intent) = count(w) {
         return Some(intent);
     }
@@ -40,6 +43,26 @@ fn questions(w: Words) -> Option<Intent> {
         return Some(Intent::ListEngines);
     }
     list(w)
+}
+
+/// "help", "what can you do", "what can I say", "list the commands".
+fn asks_for_help(w: Words) -> bool {
+    const ASKED: &[&[&str]] = &[
+        &["help"],
+        &["help", "me"],
+        &["what", "can", "you", "do"],
+        &["what", "can", "i", "say"],
+        &["what", "can", "i", "do"],
+        &["what", "do", "i", "say"],
+        &["what", "commands", "are", "there"],
+        &["what", "are", "the", "commands"],
+        &["show", "commands"],
+        &["show", "the", "commands"],
+        &["list", "commands"],
+        &["list", "the", "commands"],
+        &["how", "does", "this", "work"],
+    ];
+    ASKED.iter().any(|p| is(w, p))
 }
 
 /// Words of a question that say nothing about which tabs it is about.

@@ -200,6 +200,7 @@ pub fn plan_intent(intent: &Intent, view: &View, options: &Options) -> Result<St
         Intent::CountWindows => Ok(questions::count_windows(view)),
         Intent::ListTabs(target) => questions::list(view, target),
         Intent::ListEngines => Ok(questions::list_engines(view)),
+        Intent::Help => Ok(questions::help()),
         Intent::ListGroups => Ok(questions::list_groups(view)),
         Intent::Browse(action, amount) => browse::browse(view, *action, *amount, options),
         // The background page answers these itself.

@@ -90,6 +90,19 @@ pub fn count_windows(view: &View) -> Step {
     }
 }
 
+/// What to say, by example (nothing is called).
+pub fn help() -> Step {
+    Step {
+        reply: "Say or type what to do with your tabs, for example: 'close the YouTube tabs', \
+                'switch to Gmail', 'group my tabs by site', 'mute everything except this', \
+                'move this tab to a new window', 'go back to the tab I was on', \
+                'reopen the tab I just closed', 'search Wikipedia for otters', 'undo'. \
+                By voice, say the wake phrase first, or press the microphone button."
+            .into(),
+        ..Step::default()
+    }
+}
+
 pub fn list_engines(view: &View) -> Step {
     let names: Vec<String> = view
         .state
