@@ -129,7 +129,10 @@ fn count(w: Words) -> Option<Intent> {
 fn list(w: Words) -> Option<Intent> {
     let playing = mentions(w, &["playing", "audible", "noise", "sound"]);
     let tabs = mentions(w, &["tab", "tabs"]);
-    let asks = ["what", "which", "what's", "whats"].contains(&w[0].as_str());
+    // "is anything playing", "is any tab making noise"
+    let yes_no = matches!(w, [is, any, ..] if (is == "is" || is == "are")
+        && ["anything", "any", "something", "there"].contains(&any.as_str()));
+    let asks = yes_no || ["what", "which", "what's", "whats"].contains(&w[0].as_str());
     let about_tabs = tabs || playing;
     let in_group = asks && find(w, "in").is_some() && mentions(w, &["group"]);
     let listing = (w[0] == "list" && about_tabs)

@@ -169,10 +169,16 @@ const STOP: &[&str] = &[
     "also",
     "too",
     "both",
+    "two",
+    "three",
+    "four",
+    "five",
 ];
 
 /// Words that only say how many: "both youtube tabs", "all of them".
-const QUANTIFIERS: &[&str] = &["every", "all", "each", "both", "any"];
+const QUANTIFIERS: &[&str] = &[
+    "every", "all", "each", "both", "any", "two", "three", "four", "five",
+];
 
 /// Words that name the kind of thing a tab shows, not which: "the dogs
 /// video". Dropped when other words remain.
