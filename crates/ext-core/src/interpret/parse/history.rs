@@ -145,7 +145,7 @@ fn history(w: Words) -> Option<Intent> {
                 "what", "which", "did", "i", "do", "show", "me", "my", "the", "history", "search",
                 "find", "pages", "page", "sites", "was", "were", "that", "from", "in", "browsing",
                 "have", "a", "an", "all", "articles", "article", "stuff", "things", "list", "web",
-                "at", "been", "websites", "site", "website", "had",
+                "at", "been", "websites", "site", "website", "had", "recent", "recently", "latest",
             ];
             rest.into_iter()
                 .filter(|x| !NOISE.contains(&x.as_str()) && !READ_VERBS.contains(&x.as_str()))
