@@ -398,6 +398,24 @@ fn move_tabs_within_and_across_windows_and_undo() {
 }
 
 #[test]
+fn tabs_moved_to_their_right_stay_one_block_in_order() {
+    let f = Fixture::new();
+    let order = |f: &Fixture| -> Vec<i64> {
+        let s = f.state();
+        let mut w: Vec<_> = s.tabs.iter().filter(|t| t.window_id == 1).collect();
+        w.sort_by_key(|t| t.index);
+        w.iter().map(|t| t.id).collect()
+    };
+    // Taken from the left of where they go, one at a time: each removal
+    // must not shift the ones already placed.
+    f.tool("move_tabs", json!({"tabIds": [2, 3], "index": 3}));
+    assert_eq!(order(&f), [1, 4, 5, 2, 3, 6]);
+    // Unpinned tabs asked in front of a pinned one go right after it.
+    f.tool("move_tabs", json!({"tabIds": [6, 5], "index": 0}));
+    assert_eq!(order(&f), [1, 6, 5, 4, 2, 3]);
+}
+
+#[test]
 fn move_tabs_to_a_new_window_and_undo_closes_it() {
     let f = Fixture::new();
     let before = f.layout();

@@ -211,13 +211,66 @@ pub async fn move_tabs<B: Browser>(b: &B, a: MoveTabsArgs) -> ToolResult<ToolOut
         return move_to_new_window(b, &moving, placements).await;
     }
     let undo = UndoStep::Restore { placements };
-    let index = a.index.unwrap_or(-1);
-    for (k, t) in moving.iter().enumerate() {
-        let target = if index < 0 { -1 } else { index + k as i64 };
-        b.move_tab(t.id, a.window_id, target).await?;
+    for (tab_id, window_id, index) in block_moves(&all, &moving, a.window_id, a.index) {
+        b.move_tab(tab_id, window_id, index).await?;
     }
     let tabs = reread(b, &ids_of(&moving)).await?;
     Ok(ToolOutput::with_undo(json!({ "tabs": tabs }), vec![undo]))
+}
+
+/// The `tabs.move` calls, in order, that leave `moving` as one block, in
+/// their order, at `index` of the window (-1 or none: the end; counted
+/// among the tabs that stay). Each call places one tab where the previous
+/// one ended, so tabs taken from the left of the block cannot shift it.
+fn block_moves(
+    all: &[Tab],
+    moving: &[Tab],
+    window_id: Option<i64>,
+    index: Option<i64>,
+) -> Vec<(i64, Option<i64>, i64)> {
+    let mut targets: Vec<i64> = moving
+        .iter()
+        .map(|t| window_id.unwrap_or(t.window_id))
+        .collect();
+    targets.dedup();
+    let mut moves = Vec::new();
+    for window in targets {
+        let block: Vec<&Tab> = moving
+            .iter()
+            .filter(|t| window_id.unwrap_or(t.window_id) == window)
+            .collect();
+        let mut strip: Vec<&Tab> = all.iter().filter(|t| t.window_id == window).collect();
+        strip.sort_by_key(|t| t.index);
+        let mut strip: Vec<i64> = strip.iter().map(|t| t.id).collect();
+        let staying: Vec<i64> = strip
+            .iter()
+            .copied()
+            .filter(|id| !moving.iter().any(|m| m.id == *id))
+            .collect();
+        let at = match index {
+            Some(i) if i >= 0 => (i as usize).min(staying.len()),
+            _ => staying.len(),
+        };
+        let mut previous = at.checked_sub(1).map(|i| staying[i]);
+        let pinned = |id: &i64| all.iter().any(|t| t.id == *id && t.pinned);
+        for t in block {
+            strip.retain(|id| *id != t.id);
+            let to = previous
+                .and_then(|p| strip.iter().position(|id| *id == p))
+                .map_or(0, |p| p + 1);
+            // As Firefox does: pinned tabs stay in front of the others.
+            let first_unpinned = strip.iter().take_while(|id| pinned(id)).count();
+            let to = if t.pinned {
+                to.min(first_unpinned)
+            } else {
+                to.max(first_unpinned)
+            };
+            strip.insert(to, t.id);
+            moves.push((t.id, window_id, to as i64));
+            previous = Some(t.id);
+        }
+    }
+    moves
 }
 
 /// The first tab opens the window, the others follow it in order. Undo

@@ -97,6 +97,11 @@ pub enum Destination {
     Left,
     Right,
     Position(i64),
+    /// "next to gmail", "after jira", "before the maps tab".
+    Beside {
+        tab: Box<Target>,
+        after: bool,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -3,7 +3,7 @@
 
 use super::super::text::{number, ordinal};
 use super::intent::{Destination, Intent};
-use super::target::target_or_active;
+use super::target::{target, target_or_active};
 use super::words::*;
 use super::Parsed;
 
@@ -48,6 +48,9 @@ fn move_tabs(w: Words) -> Option<Intent> {
             &["bring"],
         ],
     ) {
+        if let Some(intent) = beside(rest) {
+            return Some(intent);
+        }
         let to = rest
             .iter()
             .rposition(|x| ["to", "into", "over", "at", "in"].contains(&x.as_str()));
@@ -73,6 +76,35 @@ fn move_tabs(w: Words) -> Option<Intent> {
         }
     }
     None
+}
+
+/// "move slack next to gmail", "put this tab after jira", "move the maps
+/// tab before kayak": beside one tab, named as any tab is.
+fn beside(rest: Words) -> Option<Intent> {
+    let (at, len, after) = rest
+        .iter()
+        .enumerate()
+        .find_map(|(i, x)| match x.as_str() {
+            "after" | "beside" => Some((i, 1, true)),
+            "before" => Some((i, 1, false)),
+            "next" if rest.get(i + 1).is_some_and(|y| y == "to") => Some((i, 2, true)),
+            "right" if rest.get(i + 1).is_some_and(|y| y == "after") => Some((i, 2, true)),
+            "right" if rest.get(i + 1).is_some_and(|y| y == "before") => Some((i, 2, false)),
+            _ => None,
+        })?;
+    let reference = &rest[at + len..];
+    if reference.is_empty() {
+        return None;
+    }
+    let mut tab = target(reference);
+    tab.singular = true;
+    Some(Intent::Move(
+        target_or_active(&rest[..at]),
+        Destination::Beside {
+            tab: Box::new(tab),
+            after,
+        },
+    ))
 }
 
 fn is_window(d: &Destination) -> bool {

@@ -1,6 +1,6 @@
 //! Moving tabs within a window or to another one.
 
-use super::{not_found, plural, target_ids, Refusal, Step};
+use super::{not_found, one_tab, plural, target_ids, Refusal, Step};
 use crate::interpret::parse::{Destination, Target};
 use crate::interpret::resolve::View;
 use crate::log::Call;
@@ -95,6 +95,48 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
         Destination::Right => {
             step.reply = "Moved it right.".into();
             (None, first.index + 1)
+        }
+        Destination::Beside { tab, after } => {
+            let reference = one_tab(view, tab, false)?;
+            if r.ids.contains(&reference) {
+                return Err(Refusal::invalid("A tab cannot move next to itself."));
+            }
+            let beside = view
+                .tab(reference)
+                .ok_or_else(|| not_found("No tab matches that."))?;
+            // tabs.move's index is where the tab ends up: the moving tabs
+            // to the left of the reference, in its window, leave a gap.
+            let leaving_before = r
+                .ids
+                .iter()
+                .filter_map(|id| view.tab(*id))
+                .filter(|t| t.window_id == beside.window_id && t.index < beside.index)
+                .count() as i64;
+            let index = beside.index - leaving_before + i64::from(*after);
+            let unpinned = r
+                .ids
+                .iter()
+                .any(|id| view.tab(*id).is_some_and(|t| !t.pinned));
+            step.reply = if !*after && beside.pinned && unpinned {
+                // Firefox keeps pinned tabs in front.
+                format!(
+                    "Moved {} right after the pinned tabs.",
+                    plural(r.ids.len(), "tab")
+                )
+            } else {
+                format!(
+                    "Moved {} {} '{}'.",
+                    plural(r.ids.len(), "tab"),
+                    if *after { "after" } else { "before" },
+                    super::title(view, reference)
+                )
+            };
+            let elsewhere = r
+                .ids
+                .iter()
+                .filter_map(|id| view.tab(*id))
+                .any(|t| t.window_id != beside.window_id);
+            (elsewhere.then_some(beside.window_id), index)
         }
         Destination::Position(n) => {
             step.reply = format!("Moved {} to position {n}.", plural(r.ids.len(), "tab"));
