@@ -172,6 +172,21 @@ fn everyday_commands_change_real_tabs() {
         by_title(&env, "Flights to Paris - KAYAK")["windowId"],
         window
     );
+    // 18e. beside a tab, as one block in order, then back
+    say(&env, "move the youtube tabs after reddit");
+    let strip: Vec<String> = env
+        .tabs()
+        .iter()
+        .filter(|t| t["windowId"] == window)
+        .map(|t| t["title"].as_str().unwrap_or_default().to_string())
+        .collect();
+    let reddit = strip.iter().position(|t| t == "r/rust - Reddit").unwrap();
+    assert_eq!(
+        strip[reddit + 1..reddit + 3],
+        ["Cats - YouTube", "Dogs - YouTube"],
+        "{strip:?}"
+    );
+    say(&env, "undo");
     // 19. ambiguity and no match do nothing
     let r = env.ff.command("close netflix").unwrap();
     assert_eq!(r["ok"], false);
