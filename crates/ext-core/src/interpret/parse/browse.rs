@@ -358,6 +358,8 @@ fn new_one(w: Words, thing: &str) -> bool {
             before,
             &[
                 "a", "an", "the", "new", "blank", "empty", "another", "fresh", "one", "more",
+                // "open any window": Whisper's spelling of "a new window".
+                "any",
             ],
         )
 }

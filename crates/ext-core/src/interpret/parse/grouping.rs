@@ -76,7 +76,10 @@ fn tidy(w: Words) -> bool {
         return false;
     };
     let rest: Vec<&str> = rest.iter().map(String::as_str).collect();
-    let tabs_at = rest.iter().position(|x| ["tabs", "everything"].contains(x));
+    // "organize my tab": the plural's "s" is often not heard.
+    let tabs_at = rest
+        .iter()
+        .position(|x| ["tabs", "tab", "everything"].contains(x));
     tabs_at.is_some_and(|i| {
         rest[..i]
             .iter()

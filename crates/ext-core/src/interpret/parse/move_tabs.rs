@@ -123,7 +123,8 @@ fn destination(w: Words) -> Option<Destination> {
         if has("this") || has("current") || has("same") || has("here") {
             return Some(Destination::ThisWindow);
         }
-        if has("new") || has("separate") || has("own") {
+        // "any window": Whisper's usual spelling of "a new window".
+        if has("new") || has("separate") || has("own") || has("any") {
             return Some(Destination::NewWindow);
         }
         if has("other") || has("next") {
