@@ -33,6 +33,7 @@ pub const PHRASES: &[&str] = &[
     "reload",
     "reload this tab",
     "stop loading",
+    "open a new window",
 ];
 
 pub fn parse(w: Words) -> Parsed {

@@ -17,6 +17,7 @@ pub const PHRASES: &[&str] = &[
     "group my tabs by topic",
     "group the {tab} tabs",
     "group {tab} and {tab}",
+    "organize my tabs",
 ];
 
 pub fn parse(w: Words) -> Parsed {

@@ -22,6 +22,8 @@ pub const PHRASES: &[&str] = &[
     "move the {tab} tab to the end",
     "move the {tab} tab to this window",
     "move the {tab} tab to the other window",
+    "move the {tab} tab to a new window",
+    "move this tab next to {tab}",
 ];
 
 pub fn parse(w: Words) -> Parsed {

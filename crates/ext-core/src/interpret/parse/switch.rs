@@ -26,6 +26,8 @@ pub const PHRASES: &[&str] = &[
     "go to the first tab",
     "go to the other window",
     "switch to the other window",
+    "go back to the tab I was on",
+    "switch back",
 ];
 
 pub fn parse(w: Words) -> Parsed {

@@ -38,6 +38,7 @@ pub const PHRASES: &[&str] = &[
     "mute everything except this",
     "mute the tab that's playing",
     "mute all tabs",
+    "stop the music",
     "unmute this tab",
     "unmute {tab}",
     "unmute the {tab} tab",
