@@ -230,6 +230,42 @@ fn select(
             // Swept up, unless one tab is meant: pinned tabs stay unless named.
             plain(ids(found), one, &format!("the tabs to the {side}"))
         }
+        Selector::SideOf { right, tab } => {
+            let reference = resolve(view, tab)?;
+            let [id] = reference.ids.as_slice() else {
+                return Err(format!(
+                    "{} tabs match {}; say which one.",
+                    reference.ids.len(),
+                    reference.label
+                ));
+            };
+            let beside = view.tab(*id).ok_or("That tab is gone.")?;
+            let mut found: Vec<&Tab> = view
+                .state
+                .tabs
+                .iter()
+                .filter(|t| t.window_id == beside.window_id)
+                .filter(|t| {
+                    if *right {
+                        t.index > beside.index
+                    } else {
+                        t.index < beside.index
+                    }
+                })
+                .collect();
+            if one {
+                found.sort_by_key(|t| (t.index - beside.index).abs());
+                found.truncate(1);
+            }
+            let side = if *right { "right" } else { "left" };
+            if found.is_empty() && strict {
+                return Err(format!(
+                    "There is no tab to the {side} of {}.",
+                    reference.label
+                ));
+            }
+            plain(ids(found), one, &format!("the tabs to the {side}"))
+        }
         Selector::WholeWindow => plain(ids(scoped), true, "the window"),
         Selector::Union(parts) => {
             let mut all: Vec<i64> = Vec::new();

@@ -34,6 +34,11 @@ pub enum Selector {
     Side {
         right: bool,
     },
+    /// "the tabs to the right of figma": beside a named tab, in its window.
+    SideOf {
+        right: bool,
+        tab: Box<Target>,
+    },
     /// Every tab of a window: "this window", "the other window".
     WholeWindow,
     /// Several kinds at once: "this tab and jira".

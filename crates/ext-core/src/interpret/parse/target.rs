@@ -284,6 +284,9 @@ fn selector(w: &[String]) -> (Selector, bool) {
     if let Some(right) = side(&w) {
         return (Selector::Side { right }, one_tab);
     }
+    if let Some((right, tab)) = side_of(&w) {
+        return (Selector::SideOf { right, tab }, one_tab);
+    }
     if has("playing")
         || has("audible")
         || has("noisy")
@@ -377,6 +380,36 @@ fn merge(parts: Vec<Selector>) -> Selector {
         Ok([one]) => one,
         Err(parts) => Selector::Union(parts),
     }
+}
+
+/// "everything to the right of figma", "the tab left of jira": which side
+/// (true for right) of which tab.
+fn side_of(w: &[String]) -> Option<(bool, Box<Target>)> {
+    let at = w
+        .windows(2)
+        .position(|p| ["right", "left"].contains(&p[0].as_str()) && p[1] == "of")?;
+    let before_ok = w[..at].iter().all(|x| {
+        [
+            "the",
+            "tab",
+            "tabs",
+            "to",
+            "on",
+            "all",
+            "every",
+            "everything",
+            "one",
+            "ones",
+        ]
+        .contains(&x.as_str())
+    });
+    let reference = &w[at + 2..];
+    if !before_ok || reference.is_empty() {
+        return None;
+    }
+    let mut tab = target(reference);
+    tab.singular = true;
+    Some((w[at] == "right", Box::new(tab)))
 }
 
 /// "the tabs to the right", "the tab on the left": which side of the
