@@ -230,6 +230,29 @@ fn select(
             // Swept up, unless one tab is meant: pinned tabs stay unless named.
             plain(ids(found), one, &format!("the tabs to the {side}"))
         }
+        Selector::NthOf { nth, words } => {
+            // A title with the ordinal in it is named whole.
+            let whole = Selector::Named(vec![words.clone()]);
+            let r = select(view, &whole, scope, false, one)?;
+            if !r.ids.is_empty() {
+                return Ok(r);
+            }
+            let name = Selector::Named(vec![words[1..].to_vec()]);
+            let r = select(view, &name, scope, strict, false)?;
+            let mut found: Vec<&Tab> = r.ids.iter().filter_map(|id| view.tab(*id)).collect();
+            found.sort_by_key(|t| (t.window_id != view.focused_window, t.window_id, t.index));
+            let pick = match *nth {
+                -1 => found.last(),
+                n => found.get((n - 1).max(0) as usize),
+            };
+            match pick {
+                Some(t) => plain(vec![t.id], true, &r.label),
+                None if strict => {
+                    return Err(format!("Only {} tab(s) match {}.", found.len(), r.label))
+                }
+                None => plain(Vec::new(), true, &r.label),
+            }
+        }
         Selector::SideOf { right, tab } => {
             let reference = resolve(view, tab)?;
             let [id] = reference.ids.as_slice() else {

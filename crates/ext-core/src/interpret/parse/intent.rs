@@ -34,6 +34,14 @@ pub enum Selector {
     Side {
         right: bool,
     },
+    /// "the second youtube tab", "the last jira tab": one of the tabs a
+    /// name matches, in tab-strip order (`nth` -1: the last). `words` are
+    /// the whole name, ordinal included, in case a title has it ("First
+    /// Republic").
+    NthOf {
+        nth: i64,
+        words: Vec<String>,
+    },
     /// "the tabs to the right of figma": beside a named tab, in its window.
     SideOf {
         right: bool,

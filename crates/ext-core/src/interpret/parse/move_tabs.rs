@@ -53,13 +53,16 @@ fn move_tabs(w: Words) -> Option<Intent> {
         if let Some(intent) = beside(rest) {
             return Some(intent);
         }
-        let to = rest
+        // The last word that can lead a destination and does: "in" only
+        // before a window ("put the tabs in a new window", not "put the
+        // github tab in the news group").
+        let leads = rest
             .iter()
-            .rposition(|x| ["to", "into", "over", "at", "in"].contains(&x.as_str()));
-        if let Some(i) = to {
-            // "in" only before a window: "put the tabs in a new window",
-            // not "put the github tab in the news group".
-            let dest = destination(&rest[i + 1..]).filter(|d| rest[i] != "in" || is_window(d));
+            .enumerate()
+            .rev()
+            .filter(|(_, x)| ["to", "into", "over", "at", "in"].contains(&x.as_str()));
+        for (i, lead) in leads {
+            let dest = destination(&rest[i + 1..]).filter(|d| lead != "in" || is_window(d));
             if let Some(dest) = dest {
                 let what = &rest[..i];
                 return Some(Intent::Move(target_or_active(what), dest));
@@ -95,7 +98,11 @@ fn beside(rest: Words) -> Option<Intent> {
             _ => None,
         })?;
     let reference = &rest[at + len..];
-    if reference.is_empty() {
+    // "take me to the tab next to gmail" is a switch; "move everything
+    // after jira to a new window" names its destination after the tab.
+    let leads_elsewhere = rest.first().is_some_and(|x| x == "me" || x == "up")
+        || mentions(reference, &["to", "into"]);
+    if reference.is_empty() || leads_elsewhere {
         return None;
     }
     let mut tab = target(reference);
@@ -125,12 +132,16 @@ fn destination(w: Words) -> Option<Destination> {
         if has("this") || has("current") || has("same") || has("here") {
             return Some(Destination::ThisWindow);
         }
-        // "any window": Whisper's usual spelling of "a new window".
-        if has("new") || has("separate") || has("own") || has("any") {
+        if has("new") || has("separate") || has("own") {
             return Some(Destination::NewWindow);
         }
         if has("other") || has("next") {
             return Some(Destination::OtherWindow);
+        }
+        // "any window": Whisper's usual spelling of "a new window" ("any
+        // other window" is the other one, above).
+        if has("any") {
+            return Some(Destination::NewWindow);
         }
         if let Some(n) = w.iter().find_map(|x| number(x).or_else(|| ordinal(x))) {
             return Some(Destination::Window(n));

@@ -333,6 +333,10 @@ fn selector(w: &[String]) -> (Selector, bool) {
 
 /// One item of a list: "this tab", "tab 2", "the flights tab".
 fn part(w: &[String]) -> Option<Selector> {
+    // Before the stop words: "tab two" would lose its number to them.
+    if let Some(p) = positions(w) {
+        return Some(Selector::Positions(p));
+    }
     let mut words: Vec<String> = w
         .iter()
         .filter(|x| {
@@ -352,11 +356,15 @@ fn part(w: &[String]) -> Option<Selector> {
             .any(|x| ["this", "it", "current", "active", "here"].contains(&x.as_str()));
         return active.then_some(Selector::Active);
     }
-    if let Some(p) = positions(w) {
-        return Some(Selector::Positions(p));
-    }
     if words.iter().any(|x| !GENERIC.contains(&x.as_str())) {
         words.retain(|x| !GENERIC.contains(&x.as_str()));
+    }
+    let nth = match words[0].as_str() {
+        "last" => Some(-1),
+        first => ordinal(first),
+    };
+    if let (Some(nth), true) = (nth, words.len() > 1) {
+        return Some(Selector::NthOf { nth, words });
     }
     Some(Selector::Named(vec![words]))
 }
