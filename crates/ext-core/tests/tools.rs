@@ -413,6 +413,10 @@ fn tabs_moved_to_their_right_stay_one_block_in_order() {
     // Unpinned tabs asked in front of a pinned one go right after it.
     f.tool("move_tabs", json!({"tabIds": [6, 5], "index": 0}));
     assert_eq!(order(&f), [1, 6, 5, 4, 2, 3]);
+    // A pinned tab among them stays in front; the others still go where
+    // they were asked.
+    f.tool("move_tabs", json!({"tabIds": [1, 4], "index": -1}));
+    assert_eq!(order(&f), [1, 6, 5, 2, 3, 4]);
 }
 
 #[test]
@@ -685,6 +689,18 @@ fn a_new_window_opens_focused_and_undo_closes_it() {
     let s = f.state();
     assert!(s.tabs.iter().all(|t| t.id != tab));
     assert_eq!(s.tabs.iter().find(|t| t.id == 4).unwrap().window_id, window);
+
+    // Once it is the only window left, undo will not close it.
+    let r = f.tool("browse", json!({"action": "new_window"}));
+    let window = r["result"]["tab"]["windowId"].as_i64().unwrap();
+    let b = f.bg.browser();
+    for other in f.state().windows.iter().filter(|w| w.id != window) {
+        block_on(b.close_window(other.id)).unwrap();
+    }
+    let undo = f.send(json!({"type": "undo"}));
+    assert_eq!(undo["ok"], false, "{undo}");
+    assert_eq!(undo["error"]["code"], "REFUSED", "{undo}");
+    assert_eq!(f.state().windows.len(), 1);
 }
 
 #[test]

@@ -248,3 +248,31 @@ fn reopen_brings_back_the_tab_closed_last_whatever_changed_since() {
     assert_eq!(nothing["ok"], false, "{nothing}");
     assert_eq!(nothing["error"]["code"], "NOT_FOUND", "{nothing}");
 }
+
+#[test]
+fn reopen_leaves_what_the_same_command_did_besides() {
+    let f = Fixture::new();
+    let say = |text: &str| f.send(json!({ "type": "command", "text": text }));
+    let both = say("close hacker news and mute the rust book");
+    assert_eq!(both["ok"], true, "{both}");
+    let reopened = say("reopen the tab I just closed");
+    assert_eq!(reopened["ok"], true, "{reopened}");
+    let s = f.state();
+    assert!(s
+        .tabs
+        .iter()
+        .any(|t| t.url == "https://news.ycombinator.com/"));
+    let book = s.tabs.iter().find(|t| t.title == "The Rust Book").unwrap();
+    assert!(book.muted, "the mute of the same command stays");
+    // What is left of that command is still undoable.
+    let undo = say("undo");
+    assert_eq!(undo["ok"], true, "{undo}");
+    assert!(
+        !f.state()
+            .tabs
+            .iter()
+            .find(|t| t.title == "The Rust Book")
+            .unwrap()
+            .muted
+    );
+}

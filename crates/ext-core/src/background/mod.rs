@@ -410,9 +410,8 @@ impl<B: Browser, S: Storage> Background<B, S> {
             (Some(Special::Reopen), None) => {
                 let newest = self
                     .journal
-                    .borrow()
-                    .newest_close(self.private.get())
-                    .map(str::to_owned);
+                    .borrow_mut()
+                    .split_newest_close(self.private.get());
                 return match newest {
                     Some(id) => self.undo_locked(Some(&id)).await,
                     None => {

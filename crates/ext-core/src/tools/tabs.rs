@@ -232,6 +232,7 @@ fn block_moves(
         .iter()
         .map(|t| window_id.unwrap_or(t.window_id))
         .collect();
+    targets.sort_unstable();
     targets.dedup();
     let mut moves = Vec::new();
     for window in targets {
@@ -251,10 +252,19 @@ fn block_moves(
             Some(i) if i >= 0 => (i as usize).min(staying.len()),
             _ => staying.len(),
         };
-        let mut previous = at.checked_sub(1).map(|i| staying[i]);
+        // Pinned tabs follow one another in front, the others from the
+        // place asked: a pinned tab held in front must not pull the
+        // unpinned ones after it there.
+        let anchor = at.checked_sub(1).map(|i| staying[i]);
+        let (mut previous_pinned, mut previous_unpinned) = (anchor, anchor);
         let pinned = |id: &i64| all.iter().any(|t| t.id == *id && t.pinned);
         for t in block {
             strip.retain(|id| *id != t.id);
+            let previous = if t.pinned {
+                &mut previous_pinned
+            } else {
+                &mut previous_unpinned
+            };
             let to = previous
                 .and_then(|p| strip.iter().position(|id| *id == p))
                 .map_or(0, |p| p + 1);
@@ -267,7 +277,7 @@ fn block_moves(
             };
             strip.insert(to, t.id);
             moves.push((t.id, window_id, to as i64));
-            previous = Some(t.id);
+            *previous = Some(t.id);
         }
     }
     moves

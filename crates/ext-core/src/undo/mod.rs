@@ -216,15 +216,39 @@ impl UndoJournal {
         }
     }
 
-    /// The id of the newest entry (made in a private window or a normal
-    /// one, as `private` says) whose undo reopens closed tabs.
-    pub fn newest_close(&self, private: bool) -> Option<&str> {
-        self.entries
-            .iter()
-            .rev()
-            .filter(|e| e.private == private)
-            .find(|e| e.steps.iter().any(|s| matches!(s, UndoStep::Reopen { .. })))
-            .map(|e| e.id.as_str())
+    /// The id of an entry that undoes only the newest close made in a
+    /// private window (`private`) or a normal one: that entry's steps that
+    /// reopen tabs, with the selection and group looks recorded with them,
+    /// move to an entry of their own right after it, so that "reopen the
+    /// tab I just closed" leaves what the same command did besides ("…
+    /// and mute the rest").
+    pub fn split_newest_close(&mut self, private: bool) -> Option<String> {
+        let at = self.entries.iter().rposition(|e| {
+            e.private == private && e.steps.iter().any(|s| matches!(s, UndoStep::Reopen { .. }))
+        })?;
+        let entry = &mut self.entries[at];
+        let (close, rest): (Vec<UndoStep>, Vec<UndoStep>) =
+            entry.steps.iter().cloned().partition(|s| {
+                matches!(
+                    s,
+                    UndoStep::Reopen { .. }
+                        | UndoStep::Select { .. }
+                        | UndoStep::Activate { .. }
+                        | UndoStep::RestoreGroup { .. }
+                )
+            });
+        if rest.is_empty() {
+            return Some(entry.id.clone());
+        }
+        entry.steps = rest;
+        let closed = UndoEntry {
+            id: format!("{}-closed", entry.id),
+            steps: close,
+            ..entry.clone()
+        };
+        let id = closed.id.clone();
+        self.entries.insert(at + 1, closed);
+        Some(id)
     }
 
     /// The journal as it is stored: without what private windows did.
@@ -334,8 +358,14 @@ impl UndoJournal {
                     return Ok(());
                 };
                 // Closing a window's last tab leaves the window open when
-                // browser.tabs.closeWindowWithLastTab is off: close the window.
+                // browser.tabs.closeWindowWithLastTab is off: close the window,
+                // unless it is the last one (that would end the session).
                 if tabs.iter().filter(|t| t.window_id == tab.window_id).count() == 1 {
+                    if b.windows().await?.len() <= 1 {
+                        return Err(ToolError::refused(
+                            "Undoing this would close your last window.",
+                        ));
+                    }
                     b.close_window(tab.window_id).await?;
                 } else {
                     b.close_tabs(&[id]).await?;
