@@ -2,7 +2,6 @@
 
 use crate::util::*;
 use serde_json::{json, Value};
-use tab_whisperer::harness::layouts::api;
 use tab_whisperer::wait_for;
 
 fn browse(env: &Env, action: &str, amount: Option<f64>) -> Value {
@@ -153,17 +152,7 @@ fn navigation_reload_stop_and_tab_commands() {
     assert!(env.tabs().iter().all(|t| t["id"] != new));
 
     // new_window opens a focused window; undo closes it.
-    let windows = || {
-        api(
-            &env.ff,
-            "return await browser.windows.getAll();",
-            json!(null),
-        )
-        .expect("windows.getAll")
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
-    };
+    let windows = || env.windows().expect("windows.getAll");
     let before = windows().len();
     let r = browse(&env, "new_window", None);
     let opened = r["tab"]["windowId"].clone();

@@ -135,27 +135,13 @@ fn everyday_commands_change_real_tabs() {
     say(&env, "close every reddit tab");
     assert!(env.tabs().iter().all(|t| t["id"] != ids[6]));
     say(&env, "undo that");
-    wait_for(LOAD, "reddit to come back", || {
-        Ok(env
-            .tabs()
-            .iter()
-            .any(|t| t["title"] == "r/rust - Reddit")
-            .then_some(()))
-    })
-    .unwrap();
+    env.wait_for_title("r/rust - Reddit");
     // 18b. "reopen" brings back the tab closed last, and keeps the
     // change made after it
     say(&env, "close every reddit tab");
     say(&env, "mute the slack tab");
     say(&env, "reopen the tab I just closed");
-    wait_for(LOAD, "reddit to come back", || {
-        Ok(env
-            .tabs()
-            .iter()
-            .any(|t| t["title"] == "r/rust - Reddit")
-            .then_some(()))
-    })
-    .unwrap();
+    env.wait_for_title("r/rust - Reddit");
     assert_eq!(by_title(&env, "general - Slack")["muted"], true);
     say(&env, "unmute everything");
     // 18c. back to the tab used before

@@ -111,17 +111,10 @@ fn a_private_window_is_kept_apart_and_leaves_no_trace() {
     )
     .unwrap();
     wait_for(LOAD, "the normal window to have the focus", || {
-        let windows = api(
-            &env.ff,
-            "return await browser.windows.getAll();",
-            json!(null),
-        )?;
-        Ok(windows
-            .as_array()
-            .is_some_and(|ws| {
-                ws.iter()
-                    .any(|w| w["focused"] == true && w["incognito"] == false)
-            })
+        Ok(env
+            .windows()?
+            .iter()
+            .any(|w| w["focused"] == true && w["incognito"] == false)
             .then_some(()))
     })
     .unwrap();

@@ -2,7 +2,6 @@
 
 use crate::util::*;
 use serde_json::json;
-use tab_whisperer::harness::layouts::api;
 
 #[test]
 fn list_switch_create_duplicate_pin_mute() {
@@ -154,15 +153,7 @@ fn reload_discard_move_close_and_duplicates() {
     assert_eq!(env.tab(ids[2])["windowId"], window);
     assert_eq!(env.tab(ids[3])["windowId"], window);
     tab_whisperer::wait_for(LOAD, "the emptied window to close", || {
-        let windows = api(
-            &env.ff,
-            "return await browser.windows.getAll();",
-            json!(null),
-        )?;
-        Ok(windows
-            .as_array()
-            .is_some_and(|ws| ws.iter().all(|w| w["id"] != made))
-            .then_some(()))
+        Ok(env.windows()?.iter().all(|w| w["id"] != made).then_some(()))
     })
     .unwrap();
 

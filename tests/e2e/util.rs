@@ -2,6 +2,7 @@
 
 use serde_json::{json, Value};
 use std::time::Duration;
+use tab_whisperer::harness::layouts::api;
 use tab_whisperer::{wait_for, Firefox, PageServer};
 
 /// How long a page on the local server may take to load.
@@ -158,6 +159,29 @@ impl Env {
                 self.tabs().into_iter().find(|t| t["id"] == id)
             )
         })
+    }
+
+    /// Every window Firefox has, as `windows.getAll` answers (read
+    /// directly, not through the add-on's tools).
+    pub fn windows(&self) -> tab_whisperer::harness::Result<Vec<Value>> {
+        let all = api(
+            &self.ff,
+            "return await browser.windows.getAll();",
+            json!(null),
+        )?;
+        Ok(all.as_array().cloned().unwrap_or_default())
+    }
+
+    /// Waits until some tab has this title (a closed tab reopened).
+    pub fn wait_for_title(&self, title: &str) {
+        wait_for(LOAD, title, || {
+            Ok(self
+                .tabs()
+                .iter()
+                .any(|t| t["title"] == title)
+                .then_some(()))
+        })
+        .unwrap_or_else(|e| panic!("{e}: waiting for a tab titled {title}"));
     }
 
     pub fn active_tab(&self, window: i64) -> Value {

@@ -247,6 +247,28 @@ fn move_across(s: &mut State, tab_id: i64, window: i64, index: i64) -> BrowserRe
     Ok(())
 }
 
+/// Adds a window (still without tabs) that takes the focus, as a new
+/// window does in Firefox; answers its id.
+fn open_window(s: &mut State, incognito: bool) -> i64 {
+    let window = s
+        .windows
+        .iter()
+        .map(|w| w.id)
+        .chain(s.tabs.iter().map(|t| t.window_id))
+        .max()
+        .unwrap_or(0)
+        + 1;
+    for w in &mut s.windows {
+        w.focused = false;
+    }
+    s.windows.push(Window {
+        id: window,
+        focused: true,
+        incognito,
+    });
+    window
+}
+
 /// A window without tabs closes; if it had the focus, another one gets it.
 fn close_empty_windows(s: &mut State) {
     let tabs = &s.tabs;
@@ -463,23 +485,7 @@ impl Browser for MemoryBrowser {
             if spec.discarded {
                 return Err(err("windows.create cannot open a discarded tab".into()));
             }
-            let window = s
-                .windows
-                .iter()
-                .map(|w| w.id)
-                .chain(s.tabs.iter().map(|t| t.window_id))
-                .max()
-                .unwrap_or(0)
-                + 1;
-            // A new window takes the focus, as in Firefox.
-            for w in &mut s.windows {
-                w.focused = false;
-            }
-            s.windows.push(Window {
-                id: window,
-                focused: true,
-                incognito: spec.incognito,
-            });
+            let window = open_window(s, spec.incognito);
             let id = fresh_id(&mut s.tabs.iter().map(|t| t.id), &self.last_tab_id);
             s.tabs.push(Tab {
                 active: true,
@@ -493,23 +499,7 @@ impl Browser for MemoryBrowser {
     async fn move_to_new_window(&self, tab_id: i64) -> BrowserResult<i64> {
         self.with(|s| {
             let incognito = tab(s, tab_id)?.incognito;
-            let window = s
-                .windows
-                .iter()
-                .map(|w| w.id)
-                .chain(s.tabs.iter().map(|t| t.window_id))
-                .max()
-                .unwrap_or(0)
-                + 1;
-            // A new window takes the focus, as in Firefox.
-            for w in &mut s.windows {
-                w.focused = false;
-            }
-            s.windows.push(Window {
-                id: window,
-                focused: true,
-                incognito,
-            });
+            let window = open_window(s, incognito);
             move_across(s, tab_id, window, 0)?;
             activate(s, tab_id)?;
             Ok(window)

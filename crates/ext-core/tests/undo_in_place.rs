@@ -214,65 +214,31 @@ fn tabs_firefox_will_not_reopen_are_named_not_brought_back_blank() {
     assert_eq!(s.tabs.len(), 8 - 3 + 1, "no blank tab in their place");
 }
 
+/// "reopen the tab I just closed" brings Hacker News back and leaves the
+/// Rust Book muted, whether the mute came after the close or in the same
+/// command; "undo" then unmutes it.
 #[test]
-fn reopen_brings_back_the_tab_closed_last_whatever_changed_since() {
-    let f = Fixture::new();
-    let say = |text: &str| f.send(json!({ "type": "command", "text": text }));
-    let closed = say("close hacker news");
-    assert_eq!(closed["ok"], true, "{closed}");
-    // A later change that is not a close: "reopen" must not undo it.
-    let muted = say("mute the rust book");
-    assert_eq!(muted["ok"], true, "{muted}");
-    let reopened = say("reopen the tab I just closed");
-    assert_eq!(reopened["ok"], true, "{reopened}");
-    let s = f.state();
-    assert!(s
-        .tabs
-        .iter()
-        .any(|t| t.url == "https://news.ycombinator.com/"));
-    let book = s.tabs.iter().find(|t| t.title == "The Rust Book").unwrap();
-    assert!(book.muted, "the mute stays");
-    // "undo" still undoes the newest change left.
-    let undo = say("undo");
-    assert_eq!(undo["ok"], true, "{undo}");
-    assert!(
-        !f.state()
-            .tabs
-            .iter()
-            .find(|t| t.title == "The Rust Book")
-            .unwrap()
-            .muted
-    );
-
-    let nothing = say("reopen the last closed tab");
-    assert_eq!(nothing["ok"], false, "{nothing}");
-    assert_eq!(nothing["error"]["code"], "NOT_FOUND", "{nothing}");
-}
-
-#[test]
-fn reopen_leaves_what_the_same_command_did_besides() {
-    let f = Fixture::new();
-    let say = |text: &str| f.send(json!({ "type": "command", "text": text }));
-    let both = say("close hacker news and mute the rust book");
-    assert_eq!(both["ok"], true, "{both}");
-    let reopened = say("reopen the tab I just closed");
-    assert_eq!(reopened["ok"], true, "{reopened}");
-    let s = f.state();
-    assert!(s
-        .tabs
-        .iter()
-        .any(|t| t.url == "https://news.ycombinator.com/"));
-    let book = s.tabs.iter().find(|t| t.title == "The Rust Book").unwrap();
-    assert!(book.muted, "the mute of the same command stays");
-    // What is left of that command is still undoable.
-    let undo = say("undo");
-    assert_eq!(undo["ok"], true, "{undo}");
-    assert!(
-        !f.state()
-            .tabs
-            .iter()
-            .find(|t| t.title == "The Rust Book")
-            .unwrap()
-            .muted
-    );
+fn reopen_undoes_the_newest_close_and_nothing_else() {
+    let closed_then_muted: &[&str] = &["close hacker news", "mute the rust book"];
+    let in_one_command: &[&str] = &["close hacker news and mute the rust book"];
+    for commands in [closed_then_muted, in_one_command] {
+        let f = Fixture::new();
+        let say = |text: &str| {
+            let answer = f.send(json!({ "type": "command", "text": text }));
+            assert_eq!(answer["ok"], true, "{commands:?}, '{text}' → {answer}");
+        };
+        let book_muted = |f: &Fixture| {
+            let s = f.state();
+            s.tabs.iter().any(|t| t.title == "The Rust Book" && t.muted)
+        };
+        commands.iter().for_each(|c| say(c));
+        say("reopen the tab I just closed");
+        let hn = "https://news.ycombinator.com/";
+        assert!(f.state().tabs.iter().any(|t| t.url == hn), "{commands:?}");
+        assert!(book_muted(&f), "{commands:?}: the mute stays");
+        say("undo");
+        assert!(!book_muted(&f), "{commands:?}: undo still unmutes");
+        let nothing = f.send(json!({ "type": "command", "text": "reopen the last closed tab" }));
+        assert_eq!(nothing["error"]["code"], "NOT_FOUND", "{nothing}");
+    }
 }
