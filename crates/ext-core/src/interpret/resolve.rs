@@ -214,15 +214,7 @@ fn select(
                 .active()
                 .map(|t| t.index)
                 .ok_or("No tab is active in this window.")?;
-            let mut found: Vec<&Tab> = window
-                .into_iter()
-                .filter(|t| if *right { t.index > at } else { t.index < at })
-                .collect();
-            if one {
-                // The neighbour: the nearest on that side.
-                found.sort_by_key(|t| (t.index - at).abs());
-                found.truncate(1);
-            }
+            let found = on_side(window, at, *right, one);
             let side = if *right { "right" } else { "left" };
             if found.is_empty() && strict {
                 return Err(format!("There is no tab to the {side} of this one."));
@@ -263,23 +255,13 @@ fn select(
                 ));
             };
             let beside = view.tab(*id).ok_or("That tab is gone.")?;
-            let mut found: Vec<&Tab> = view
+            let window = view
                 .state
                 .tabs
                 .iter()
                 .filter(|t| t.window_id == beside.window_id)
-                .filter(|t| {
-                    if *right {
-                        t.index > beside.index
-                    } else {
-                        t.index < beside.index
-                    }
-                })
                 .collect();
-            if one {
-                found.sort_by_key(|t| (t.index - beside.index).abs());
-                found.truncate(1);
-            }
+            let found = on_side(window, beside.index, *right, one);
             let side = if *right { "right" } else { "left" };
             if found.is_empty() && strict {
                 return Err(format!(
@@ -350,6 +332,20 @@ fn select(
 }
 
 /// "youtube" → "YouTube"; other words as said.
+/// The tabs of a window on one side of position `at` (true: right), or
+/// with `one` only the neighbour, the nearest on that side.
+fn on_side(window: Vec<&Tab>, at: i64, right: bool, one: bool) -> Vec<&Tab> {
+    let mut found: Vec<&Tab> = window
+        .into_iter()
+        .filter(|t| if right { t.index > at } else { t.index < at })
+        .collect();
+    if one {
+        found.sort_by_key(|t| (t.index - at).abs());
+        found.truncate(1);
+    }
+    found
+}
+
 fn name_label(words: &[String]) -> String {
     let joined = words.join(" ");
     sites::by_name(&joined)

@@ -7,7 +7,7 @@ pub mod args;
 mod browse;
 mod groups;
 mod lookup;
-mod tabs;
+pub(crate) mod tabs;
 
 use crate::browser::Browser;
 use crate::error::{ToolError, ToolResult};

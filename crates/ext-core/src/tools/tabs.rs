@@ -57,7 +57,7 @@ fn active_in(tabs: &[Tab], windows: &[Window]) -> Option<(i64, i64)> {
 }
 
 /// Refuses a close that would leave a window with no tab.
-fn check_not_emptying(all: &[Tab], closing: &[Tab]) -> ToolResult<()> {
+pub(crate) fn check_not_emptying(all: &[Tab], closing: &[Tab]) -> ToolResult<()> {
     let mut per_window: BTreeMap<i64, usize> = BTreeMap::new();
     for t in closing {
         *per_window.entry(t.window_id).or_default() += 1;

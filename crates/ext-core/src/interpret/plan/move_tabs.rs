@@ -5,6 +5,7 @@ use crate::interpret::parse::{Destination, Target};
 use crate::interpret::resolve::View;
 use crate::log::Call;
 use crate::tools::args::MoveTabsArgs;
+use crate::tools::tabs::check_not_emptying;
 use crate::tools::ToolCall;
 use ext_protocol::ErrorCode;
 
@@ -159,22 +160,17 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
 /// Moving every tab out of a window closes it, and undo could not bring
 /// the window back: refused before anything runs ("merge all windows").
 fn refuse_emptying(view: &View, ids: &[i64], to: Option<i64>) -> Result<(), Refusal> {
-    let leaving = |t: &&crate::tab_state::Tab| Some(t.window_id) != to && ids.contains(&t.id);
-    for w in &view.state.windows {
-        let tabs: Vec<_> = view
-            .state
-            .tabs
-            .iter()
-            .filter(|t| t.window_id == w.id)
-            .collect();
-        if !tabs.is_empty() && tabs.iter().all(leaving) {
-            return Err(Refusal {
-                code: ErrorCode::Refused,
-                reply: "That would move every tab out of a window and close it; \
-                        Tab Whisperer leaves at least one tab in each window."
-                    .into(),
-            });
-        }
-    }
-    Ok(())
+    let leaving: Vec<_> = view
+        .state
+        .tabs
+        .iter()
+        .filter(|t| Some(t.window_id) != to && ids.contains(&t.id))
+        .cloned()
+        .collect();
+    check_not_emptying(&view.state.tabs, &leaving).map_err(|_| Refusal {
+        code: ErrorCode::Refused,
+        reply: "That would move every tab out of a window and close it; \
+                Tab Whisperer leaves at least one tab in each window."
+            .into(),
+    })
 }
