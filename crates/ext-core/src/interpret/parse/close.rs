@@ -124,5 +124,6 @@ fn whole_window(w: Words) -> Option<Target> {
             Scope::ThisWindow
         },
         singular: false,
+        count: None,
     })
 }

@@ -78,6 +78,8 @@ pub struct Target {
     pub scope: Scope,
     /// "the X tab": one tab is meant.
     pub singular: bool,
+    /// "the two youtube tabs", "both": how many tabs the person expects.
+    pub count: Option<usize>,
 }
 
 impl Target {
@@ -87,6 +89,7 @@ impl Target {
             except: None,
             scope: Scope::Everywhere,
             singular: false,
+            count: None,
         }
     }
     pub fn active() -> Self {

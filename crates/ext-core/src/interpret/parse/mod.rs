@@ -227,7 +227,8 @@ mod tests {
                 selector: Selector::Positions(vec![Position::Nth(2), Position::Nth(3)]),
                 except: None,
                 scope: Scope::ThisWindow,
-                singular: false
+                singular: false,
+                count: None
             })
         );
         assert!(matches!(
@@ -276,7 +277,8 @@ mod tests {
                     selector: Selector::Named(vec![vec!["flights".into()]]),
                     except: None,
                     scope: Scope::Everywhere,
-                    singular: true
+                    singular: true,
+                    count: None
                 },
                 name: Some("Travel".into()),
                 color: Some(Color::Purple)

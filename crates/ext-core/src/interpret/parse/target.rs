@@ -116,11 +116,37 @@ pub fn target(w: &[String]) -> Target {
         Selector::Others | Selector::Positions(_) | Selector::Side { .. } => Scope::ThisWindow,
         _ => Scope::Everywhere,
     };
+    // A count matters only where the tabs are described, not listed or
+    // counted out already: "the two youtube tabs", not "the first two tabs".
+    let count = match selector {
+        Selector::Named(_) | Selector::InGroup(_) | Selector::Audible => count_of(main),
+        _ => None,
+    };
     Target {
         selector,
         except,
         scope: scope.unwrap_or(default_scope),
         singular,
+        count,
+    }
+}
+
+/// How many tabs the words say, when they say it once: "both", "the
+/// three youtube tabs". "two and three" is a list, not a count.
+fn count_of(w: &[String]) -> Option<usize> {
+    let counts: Vec<usize> = w
+        .iter()
+        .filter_map(|x| match x.as_str() {
+            "both" | "two" => Some(2),
+            "three" => Some(3),
+            "four" => Some(4),
+            "five" => Some(5),
+            _ => None,
+        })
+        .collect();
+    match counts.as_slice() {
+        [n] => Some(*n),
+        _ => None,
     }
 }
 

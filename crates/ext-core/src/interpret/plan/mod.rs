@@ -19,7 +19,7 @@ mod tab_actions;
 
 pub use history::time_range;
 
-use super::parse::{Intent, Target};
+use super::parse::{Intent, Selector, Target};
 use super::resolve::{resolve, Resolved, View};
 use super::Options;
 use crate::error::{ErrorCode, ToolError};
@@ -85,7 +85,30 @@ pub(super) fn title(view: &View, id: i64) -> String {
 }
 
 pub(super) fn target_ids(view: &View, target: &Target) -> Result<Resolved, Refusal> {
-    resolve(view, target).map_err(not_found)
+    let r = resolve(view, target).map_err(not_found)?;
+    match target.count {
+        // "close the two youtube tabs" with three open: which two is not
+        // known, and acting on all three would do more than was said.
+        Some(said) if r.ids.len() > said => Err(Refusal {
+            code: ErrorCode::InvalidArgs,
+            reply: format!(
+                "{} tabs {}, not {said}: {}. Say which, or say 'all'.",
+                r.ids.len(),
+                match target.selector {
+                    Selector::Audible => "are playing".to_string(),
+                    Selector::InGroup(_) => format!("are in the {}", r.label),
+                    _ => format!("match '{}'", r.label),
+                },
+                r.ids
+                    .iter()
+                    .take(5)
+                    .map(|id| format!("'{}'", title(view, *id)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }),
+        _ => Ok(r),
+    }
 }
 
 /// The one tab a singular reference means, or a question if it is not clear.
