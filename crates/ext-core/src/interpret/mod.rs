@@ -8,6 +8,7 @@
 //! runs anything.
 
 mod addresses;
+mod beyond;
 mod hearing;
 pub mod parse;
 mod plan;
@@ -352,6 +353,9 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
              model (see Language model on the options page)."
                 .into(),
         );
+    }
+    if let Some(reply) = beyond::reply(&words) {
+        return Plan::failed(ErrorCode::UnknownCommand, reply.into());
     }
     let clauses = parse::clauses(&words);
     let mut intents = Vec::new();
