@@ -60,6 +60,14 @@ fn scrolling_and_zoom() {
     .unwrap();
     let r = browse(&env, "zoom_reset", None);
     assert_eq!(r["zoom"], 1.0);
+    // "zoom to 150%": a level of the person's choosing, not a step.
+    let r = env.ff.command("zoom to 150%").unwrap();
+    assert_eq!(r["reply"], "Zoomed to 150%.", "{r}");
+    wait_for(LOAD, "the page to zoom to 150%", || {
+        let dpr = page("return window.devicePixelRatio;").as_f64().unwrap();
+        Ok(((dpr / base - 1.5).abs() < 0.01).then_some(()))
+    })
+    .unwrap();
 }
 
 #[test]

@@ -642,6 +642,16 @@ fn browse_commands_act_on_the_active_tab() {
     f.undo();
     let r = f.tool("browse", json!({"action": "zoom_reset"}));
     assert_eq!(r["result"]["zoom"], 1.0);
+    let r = f.tool("browse", json!({"action": "zoom_to", "amount": 150}));
+    assert_eq!(r["result"]["zoom"], 1.5);
+    for amount in [json!(10), json!(501), json!(null)] {
+        let args = json!({"action": "zoom_to", "amount": amount});
+        assert_eq!(f.fails("browse", args), "INVALID_ARGS", "{amount}");
+    }
+    f.undo();
+    let r = f.tool("browse", json!({"action": "zoom_in"}));
+    assert_eq!(r["result"]["zoom"], 1.1, "undo put the zoom back to 100%");
+    f.undo();
     for action in ["back", "forward", "reload", "hard_reload", "stop"] {
         let r = f.tool("browse", json!({"action": action}));
         assert_eq!(r["result"]["action"], action);

@@ -239,6 +239,8 @@ pub enum BrowseAction {
     ZoomIn,
     ZoomOut,
     ZoomReset,
+    /// Zoom to `amount` percent (30-500), as Firefox's zoom menu allows.
+    ZoomTo,
     NextTab,
     PreviousTab,
     NewTab,
@@ -251,7 +253,8 @@ pub enum BrowseAction {
 pub struct BrowseArgs {
     /// What to do.
     pub action: BrowseAction,
-    /// Pixels to scroll, pages to page, or zoom steps (defaults: 400 px, 1 page, 1 step).
+    /// Pixels to scroll, pages to page, zoom steps (defaults: 400 px, 1 page, 1 step),
+    /// or the zoom in percent for zoom_to (30-500, required).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub amount: Option<f64>,
     /// The tab (default: the active tab of the focused window).

@@ -42,6 +42,23 @@ fn amount(a: &BrowseArgs, default: f64) -> ToolResult<f64> {
     Ok(v)
 }
 
+/// The zoom `zoom_to` asks for, in percent, within Firefox's own range.
+fn zoom_percent(a: &BrowseArgs) -> ToolResult<f64> {
+    let (low, high) = (
+        zoom_levels()[0] * 100.0,
+        zoom_levels()[zoom_levels().len() - 1] * 100.0,
+    );
+    match a.amount {
+        Some(p) if p.is_finite() && (low..=high).contains(&p) => Ok(p),
+        Some(p) => Err(ToolError::invalid(format!(
+            "browse: Firefox zooms from {low}% to {high}%, not {p}%."
+        ))),
+        None => Err(ToolError::invalid(
+            "browse: zoom_to needs amount, the zoom in percent.",
+        )),
+    }
+}
+
 pub async fn browse<B: Browser>(b: &B, a: BrowseArgs) -> ToolResult<ToolOutput> {
     let all = b.tabs().await?;
     let tab = match a.tab_id {
@@ -86,11 +103,15 @@ pub async fn browse<B: Browser>(b: &B, a: BrowseArgs) -> ToolResult<ToolOutput> 
         BrowseAction::Bottom => {
             result["scrollY"] = json!(b.run_page_script(tab.id, PageScript::Bottom).await?);
         }
-        BrowseAction::ZoomIn | BrowseAction::ZoomOut | BrowseAction::ZoomReset => {
+        BrowseAction::ZoomIn
+        | BrowseAction::ZoomOut
+        | BrowseAction::ZoomReset
+        | BrowseAction::ZoomTo => {
             let before = b.zoom(tab.id).await?;
             let after = match action {
                 BrowseAction::ZoomIn => step_zoom(before, amount(&a, 1.0)?.round() as i64),
                 BrowseAction::ZoomOut => step_zoom(before, -(amount(&a, 1.0)?.round() as i64)),
+                BrowseAction::ZoomTo => zoom_percent(&a)? / 100.0,
                 _ => 1.0,
             };
             b.set_zoom(tab.id, after).await?;

@@ -252,10 +252,32 @@ fn scroll(w: Words) -> Option<Intent> {
     ))
 }
 
+/// "zoom to 150 percent", "set the zoom to 120%", "zoom 80": the percent.
+fn zoom_percent(w: Words) -> Option<f64> {
+    let rest = starts(w, &["zoom"])
+        .or_else(|| starts(w, &["set", "zoom"]))
+        .or_else(|| starts(w, &["set", "the", "zoom"]))
+        .or_else(|| starts(w, &["change", "the", "zoom"]))
+        .or_else(|| starts(w, &["change", "zoom"]))?;
+    let skip = rest
+        .iter()
+        .take_while(|x| ["level", "to", "at"].contains(&x.as_str()))
+        .count();
+    let (number, unit) = rest[skip..].split_first()?;
+    if !all_in(unit, &["percent", "per", "cent"]) {
+        return None;
+    }
+    // Whisper writes "150%", typed "150 %"; both come here as "150".
+    number.parse::<f64>().ok().filter(|p| *p > 0.0)
+}
+
 /// "zoom in twice", "make the text bigger", "reset the zoom".
 fn zoom(w: Words) -> Option<Intent> {
     use BrowseAction::*;
     let action = |a: BrowseAction| Some(Intent::Browse(a, None));
+    if let Some(percent) = zoom_percent(w) {
+        return Some(Intent::Browse(ZoomTo, Some(percent)));
+    }
     if let Some(rest) = starts(w, &["zoom"]) {
         let steps = times_in(rest);
         return match rest.first().map(String::as_str) {

@@ -1,11 +1,13 @@
 //! The page in front: back, forward, reload, scroll, zoom, next tab…
 
 use super::{one_call, Refusal, Step};
+use crate::error::ErrorCode;
 use crate::interpret::parse::Target;
 use crate::interpret::resolve::View;
 use crate::interpret::Options;
 use crate::log::Call;
 use crate::tools::args::{BrowseAction, BrowseArgs};
+use crate::tools::browse::zoom_levels;
 use crate::tools::ToolCall;
 
 pub fn browse(
@@ -17,13 +19,23 @@ pub fn browse(
     if action == BrowseAction::CloseTab {
         return super::close::close(view, &Target::active(), options);
     }
+    if let (BrowseAction::ZoomTo, Some(percent)) = (action, amount) {
+        let levels = zoom_levels();
+        let (low, high) = (levels[0] * 100.0, levels[levels.len() - 1] * 100.0);
+        if !(low..=high).contains(&percent) {
+            return Err(Refusal {
+                code: ErrorCode::InvalidArgs,
+                reply: format!("Firefox zooms from {low}% to {high}%, not {percent}%."),
+            });
+        }
+    }
     Ok(one_call(
         Call::browse(BrowseArgs {
             action,
             amount,
             tab_id: None,
         }),
-        browse_reply(action),
+        browse_reply(action, amount),
         vec![],
     ))
 }
@@ -40,8 +52,11 @@ pub fn new_tab() -> Step {
     )
 }
 
-fn browse_reply(a: BrowseAction) -> String {
+fn browse_reply(a: BrowseAction, amount: Option<f64>) -> String {
     use BrowseAction::*;
+    if let (ZoomTo, Some(percent)) = (a, amount) {
+        return format!("Zoomed to {percent}%.");
+    }
     match a {
         Back => "Went back.",
         Forward => "Went forward.",
@@ -57,6 +72,7 @@ fn browse_reply(a: BrowseAction) -> String {
         ZoomIn => "Zoomed in.",
         ZoomOut => "Zoomed out.",
         ZoomReset => "Reset the zoom.",
+        ZoomTo => "Zoomed.",
         NextTab => "Switched to the next tab.",
         PreviousTab => "Switched to the previous tab.",
         NewTab => "Opened a new tab.",
