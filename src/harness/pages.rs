@@ -4,6 +4,7 @@
 //! |---|---|
 //! | `/page/<anything>?title=T` | `<title>T</title>`, body text T |
 //! | `/long?title=T` | a 10000 px tall page (scroll tests) |
+//! | `/article?title=T` | an article Firefox offers reader view for |
 //! | `/audio?title=T` | an `<audio autoplay loop>` of `/tone.wav`, so the tab becomes audible |
 //! | `/tone.wav` | 1 s of a 440 Hz tone, 16-bit mono PCM |
 //! | `/search?q=Q` | title `Search: Q`, echoes Q |
@@ -119,6 +120,11 @@ impl PageServer {
     /// A 10000 px tall page titled `title`.
     pub fn long_page(&self, title: &str) -> String {
         self.url(&format!("/long?title={}", encode_component(title)))
+    }
+
+    /// An article titled `title`, long enough for Firefox's reader view.
+    pub fn article_page(&self, title: &str) -> String {
+        self.url(&format!("/article?title={}", encode_component(title)))
     }
 
     /// A page titled `title` whose parsing never ends (a script that never arrives).
@@ -287,6 +293,25 @@ fn respond(url: &str, wav: &[u8]) -> Response {
             title.as_deref().unwrap_or("Long page"),
             r#"<div id="top">top</div><div style="height:10000px"></div><div id="bottom">bottom</div>"#,
         ),
+        // Firefox's readability check wants several long paragraphs.
+        "/article" => {
+            let title = title.as_deref().unwrap_or("Article");
+            let paragraph = "<p>Tabs pile up over a working week: mail, tickets, \
+                 documents, a video left half watched, a map of somewhere to go. \
+                 Each was opened for a reason, and most of the reasons have passed, \
+                 yet closing them by hand means reading every title again and \
+                 remembering why it mattered. Speaking to the browser turns that \
+                 chore into a sentence, and an undo that puts everything back \
+                 makes the sentence safe to say.</p>";
+            html(
+                title,
+                &format!(
+                    "<article><h1>{}</h1>{}</article>",
+                    escape(title),
+                    paragraph.repeat(8)
+                ),
+            )
+        }
         // Its image never arrives: the page stays loading until stopped.
         "/stalled" => html(
             title.as_deref().unwrap_or("Stalled page"),

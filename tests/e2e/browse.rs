@@ -71,6 +71,60 @@ fn scrolling_and_zoom() {
 }
 
 #[test]
+fn reader_view_in_and_out_and_undone() {
+    let env = start();
+    let url = env.pages.article_page("A week of tabs");
+    let id = env.open_active(&url, "A week of tabs");
+    // Firefox decides a page is an article after it loads; until then it
+    // refuses reader view.
+    wait_for(LOAD, "Firefox to find the article", || {
+        let article = env
+            .ff
+            .chrome("return gBrowser.selectedBrowser.isArticle;")
+            .unwrap();
+        Ok((article == true).then_some(()))
+    })
+    .unwrap();
+    let in_reader = |t: &Value| {
+        t["url"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("about:reader?url=")
+    };
+
+    let r = env.ff.command("open reader view").unwrap();
+    assert_eq!(r["reply"], "Opened reader view.", "{r}");
+    env.wait_tab(id, "reader view", in_reader);
+    // Said again, nothing changes and nothing is recorded for undo.
+    let again = browse(&env, "reader_view", None);
+    assert_eq!(again["readerView"], true);
+    env.undo();
+    env.wait_tab(id, "undo to leave reader view", |t| {
+        t["url"] == url.as_str()
+    });
+
+    env.ff.command("reader mode").unwrap();
+    env.wait_tab(id, "reader view again", in_reader);
+    let r = env.ff.command("exit reader view").unwrap();
+    assert_eq!(r["reply"], "Left reader view.", "{r}");
+    env.wait_tab(id, "the article again", |t| t["url"] == url.as_str());
+
+    // A page with no article: a clear failure, and the tab stays as it was.
+    let plain = env.pages.page("No article here");
+    let plain_id = env.open_active(&plain, "No article here");
+    let r = env.ff.command("open reader view").unwrap();
+    assert_eq!(r["ok"], false, "{r}");
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("no article"),
+        "{r}"
+    );
+    assert_eq!(env.tab(plain_id)["url"], plain.as_str());
+}
+
+#[test]
 fn navigation_reload_stop_and_tab_commands() {
     let env = start();
     let first = env.pages.page("First stop");

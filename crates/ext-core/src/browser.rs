@@ -100,4 +100,7 @@ pub trait Browser {
     async fn read_page(&self, tab_id: i64) -> BrowserResult<PageText>;
     async fn zoom(&self, tab_id: i64) -> BrowserResult<f64>;
     async fn set_zoom(&self, tab_id: i64, factor: f64) -> BrowserResult<()>;
+    /// Turns reader view on or off (Firefox's `tabs.toggleReaderMode`); it
+    /// fails for a page Firefox finds no article in.
+    async fn toggle_reader_view(&self, tab_id: i64) -> BrowserResult<()>;
 }

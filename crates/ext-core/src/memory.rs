@@ -916,4 +916,25 @@ impl Browser for MemoryBrowser {
         self.zoom.borrow_mut().insert(tab_id, factor);
         Ok(())
     }
+
+    /// Web pages have an article here; others (about:, files) do not, as
+    /// Firefox finds none in them.
+    async fn toggle_reader_view(&self, tab_id: i64) -> BrowserResult<()> {
+        let mut state = self.state.borrow_mut();
+        let t = state
+            .tabs
+            .iter_mut()
+            .find(|t| t.id == tab_id)
+            .ok_or_else(|| err(format!("Invalid tab ID: {tab_id}")))?;
+        t.url = match crate::text::reader_source(&t.url) {
+            Some(source) => source,
+            None if t.url.starts_with("http") => crate::text::reader_url(&t.url),
+            None => {
+                return Err(err(
+                    "The specified tab cannot be placed into reader mode.".to_string()
+                ))
+            }
+        };
+        Ok(())
+    }
 }

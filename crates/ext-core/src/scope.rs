@@ -277,4 +277,8 @@ impl<B: Browser> Browser for Scoped<'_, B> {
         self.check_tabs(&[tab_id]).await?;
         self.inner.set_zoom(tab_id, factor).await
     }
+    async fn toggle_reader_view(&self, tab_id: i64) -> BrowserResult<()> {
+        self.check_tabs(&[tab_id]).await?;
+        self.inner.toggle_reader_view(tab_id).await
+    }
 }

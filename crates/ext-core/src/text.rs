@@ -3,6 +3,44 @@
 
 pub use ext_protocol::text::clip;
 
+/// Where Firefox's reader view shows a page: `about:reader?url=…`.
+pub const READER_PREFIX: &str = "about:reader?url=";
+
+/// Whether a tab's URL is Firefox's reader view of a page.
+pub fn in_reader_view(url: &str) -> bool {
+    url.starts_with(READER_PREFIX)
+}
+
+/// The URL reader view shows `url` at.
+pub fn reader_url(url: &str) -> String {
+    let encoded: String = url::form_urlencoded::byte_serialize(url.as_bytes()).collect();
+    format!("{READER_PREFIX}{encoded}")
+}
+
+/// The page a reader-view URL shows, if it is one.
+pub fn reader_source(url: &str) -> Option<String> {
+    let query = url.strip_prefix(READER_PREFIX.trim_end_matches("url="))?;
+    url::form_urlencoded::parse(query.as_bytes())
+        .find(|(k, _)| k == "url")
+        .map(|(_, v)| v.into_owned())
+}
+
+#[cfg(test)]
+mod reader_tests {
+    use super::*;
+
+    #[test]
+    fn reader_urls_go_there_and_back() {
+        let page = "https://example.com/a b?x=1&y=2#top";
+        let reader = reader_url(page);
+        assert!(in_reader_view(&reader));
+        assert!(!reader["about:reader?url=".len()..].contains('&'));
+        assert_eq!(reader_source(&reader).as_deref(), Some(page));
+        assert_eq!(reader_source(page), None);
+        assert!(!in_reader_view(page));
+    }
+}
+
 /// A URL without its `#fragment`: two tabs with the same key show the
 /// same page.
 pub fn page_key(url: &str) -> &str {

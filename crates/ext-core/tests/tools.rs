@@ -642,6 +642,27 @@ fn browse_commands_act_on_the_active_tab() {
     f.undo();
     let r = f.tool("browse", json!({"action": "zoom_reset"}));
     assert_eq!(r["result"]["zoom"], 1.0);
+    // Reader view: in, again (nothing to do), undone, and out again.
+    let url = |f: &Fixture| {
+        f.state()
+            .tabs
+            .iter()
+            .find(|t| t.id == 6)
+            .unwrap()
+            .url
+            .clone()
+    };
+    let page = url(&f);
+    let r = f.tool("browse", json!({"action": "reader_view"}));
+    assert_eq!(r["result"]["readerView"], true);
+    assert!(url(&f).starts_with("about:reader?url="), "{}", url(&f));
+    let again = f.tool("browse", json!({"action": "reader_view"}));
+    assert!(again.get("undo_id").is_none(), "nothing changed: {again}");
+    f.undo();
+    assert_eq!(url(&f), page, "undo left reader view");
+    f.tool("browse", json!({"action": "reader_view"}));
+    f.tool("browse", json!({"action": "exit_reader_view"}));
+    assert_eq!(url(&f), page);
     let r = f.tool("browse", json!({"action": "zoom_to", "amount": 150}));
     assert_eq!(r["result"]["zoom"], 1.5);
     for amount in [json!(10), json!(501), json!(null)] {

@@ -241,6 +241,10 @@ pub enum BrowseAction {
     ZoomReset,
     /// Zoom to `amount` percent (30-500), as Firefox's zoom menu allows.
     ZoomTo,
+    /// Show the page in Firefox's reader view (nothing if it is already).
+    ReaderView,
+    /// Leave reader view (nothing if the page is not in it).
+    ExitReaderView,
     NextTab,
     PreviousTab,
     NewTab,

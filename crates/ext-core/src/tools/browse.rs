@@ -3,6 +3,7 @@
 use super::args::*;
 use super::*;
 use crate::tab_state::{NewTab, PageScript};
+use crate::text::in_reader_view;
 
 /// Firefox's own zoom steps (`toolkit.zoomManager.zoomValues`).
 pub fn zoom_levels() -> &'static [f64] {
@@ -120,6 +121,23 @@ pub async fn browse<B: Browser>(b: &B, a: BrowseArgs) -> ToolResult<ToolOutput> 
                 tab_id: tab.id,
                 zoom: before,
             });
+        }
+        BrowseAction::ReaderView | BrowseAction::ExitReaderView => {
+            let on = action == BrowseAction::ReaderView;
+            let was = in_reader_view(&tab.url);
+            if was != on {
+                b.toggle_reader_view(tab.id).await.map_err(|e| {
+                    ToolError::failed(format!(
+                        "Firefox finds no article on this page to show in reader view ({}).",
+                        e.0
+                    ))
+                })?;
+                undo.push(UndoStep::ReaderView {
+                    tab_id: tab.id,
+                    on: was,
+                });
+            }
+            result["readerView"] = json!(on);
         }
         BrowseAction::NextTab | BrowseAction::PreviousTab => {
             let window: Vec<&Tab> = all

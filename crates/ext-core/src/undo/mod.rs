@@ -10,6 +10,7 @@ mod arrange;
 use crate::browser::Browser;
 use crate::error::{ToolError, ToolResult};
 use crate::tab_state::{Group, GroupChange, NewTab, Tab};
+use crate::text::in_reader_view;
 use arrange::{plan_moves, Spot};
 use futures::future::join_all;
 use serde::{Deserialize, Serialize};
@@ -118,6 +119,11 @@ pub enum UndoStep {
     Zoom {
         tab_id: i64,
         zoom: f64,
+    },
+    /// Puts the tab back in (or out of) reader view.
+    ReaderView {
+        tab_id: i64,
+        on: bool,
     },
 }
 
@@ -444,6 +450,19 @@ impl UndoJournal {
                 } else {
                     b.set_zoom(id, *zoom).await?;
                     report.restored += 1;
+                }
+                Ok(())
+            }
+            UndoStep::ReaderView { tab_id, on } => {
+                let id = self.tab(*tab_id);
+                match b.tabs().await?.iter().find(|t| t.id == id) {
+                    None => report.missing += 1,
+                    // Left or entered by hand since: already as it was.
+                    Some(t) if in_reader_view(&t.url) == *on => report.restored += 1,
+                    Some(_) => {
+                        b.toggle_reader_view(id).await?;
+                        report.restored += 1;
+                    }
                 }
                 Ok(())
             }

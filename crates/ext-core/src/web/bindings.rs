@@ -74,6 +74,8 @@ extern "C" {
     pub fn tabs_get_zoom(id: f64) -> Result<Promise, JsValue>;
     #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = setZoom)]
     pub fn tabs_set_zoom(id: f64, factor: f64) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = toggleReaderMode)]
+    pub fn tabs_toggle_reader_mode(id: f64) -> Result<Promise, JsValue>;
 
     #[wasm_bindgen(catch, js_namespace = ["browser", "tabGroups"], js_name = query)]
     pub fn tab_groups_query(info: &JsValue) -> Result<Promise, JsValue>;

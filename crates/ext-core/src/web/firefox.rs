@@ -475,4 +475,8 @@ impl Browser for FirefoxBrowser {
     async fn set_zoom(&self, tab_id: i64, factor: f64) -> BrowserResult<()> {
         run(tabs_set_zoom(tab_id as f64, factor)).await
     }
+
+    async fn toggle_reader_view(&self, tab_id: i64) -> BrowserResult<()> {
+        run(tabs_toggle_reader_mode(tab_id as f64)).await
+    }
 }

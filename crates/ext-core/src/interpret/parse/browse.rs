@@ -113,10 +113,81 @@ fn browse(w: Words) -> Option<Intent> {
     if let Some(a) = neighbour_tab(w) {
         return action(a);
     }
+    if let Some(a) = reader_view(w) {
+        return action(a);
+    }
     if new_one(w, "window") {
         return action(BrowseAction::NewWindow);
     }
     new_one(w, "tab").then_some(Intent::NewTab)
+}
+
+/// "open reader view", "reader mode", "exit reader view".
+fn reader_view(w: Words) -> Option<BrowseAction> {
+    let named = ["reader", "reading"]
+        .iter()
+        .any(|x| w.contains(&x.to_string()));
+    let view = ["view", "mode"].iter().any(|x| w.contains(&x.to_string()));
+    if !named || !view {
+        return None;
+    }
+    let leave = verb(
+        w,
+        &[
+            &["exit"],
+            &["leave"],
+            &["close"],
+            &["quit"],
+            &["turn", "off"],
+            &["switch", "off"],
+            &["get", "out", "of"],
+            &["go", "out", "of"],
+            &["stop"],
+        ],
+    );
+    let enter = verb(
+        w,
+        &[
+            &["open"],
+            &["enter"],
+            &["show"],
+            &["use"],
+            &["turn", "on"],
+            &["switch", "on"],
+            &["switch", "to"],
+            &["go", "to"],
+            &["go", "into"],
+            &["put", "it", "in"],
+            &["put", "this", "in"],
+            &["show", "it", "in"],
+            &["show", "this", "in"],
+            &["read", "it", "in"],
+            &["read", "this", "in"],
+            &["start"],
+        ],
+    )
+    .or_else(|| Some(w).filter(|w| ["reader", "reading"].contains(&w[0].as_str())));
+    let only_the_view = |rest: Words| {
+        all_in(
+            rest,
+            &[
+                "the", "reader", "reading", "view", "mode", "in", "for", "this", "page", "tab",
+                "on", "off",
+            ],
+        )
+    };
+    match (leave, enter) {
+        (Some(rest), _) if only_the_view(rest) => Some(BrowseAction::ExitReaderView),
+        (_, Some(rest)) if only_the_view(rest) => {
+            // "reader mode off" said without a verb.
+            if w.last().is_some_and(|x| x == "off") {
+                Some(BrowseAction::ExitReaderView)
+            } else {
+                Some(BrowseAction::ReaderView)
+            }
+        }
+        _ => None,
+    }
 }
 
 /// "back", "go back a page", "go forward".

@@ -73,6 +73,8 @@ fn browse_reply(a: BrowseAction, amount: Option<f64>) -> String {
         ZoomOut => "Zoomed out.",
         ZoomReset => "Reset the zoom.",
         ZoomTo => "Zoomed.",
+        ReaderView => "Opened reader view.",
+        ExitReaderView => "Left reader view.",
         NextTab => "Switched to the next tab.",
         PreviousTab => "Switched to the previous tab.",
         NewTab => "Opened a new tab.",
