@@ -46,6 +46,14 @@ fn everyday_commands_change_real_tabs() {
     let window = env.tab(ids[0])["windowId"].as_i64().unwrap();
     let count = env.tabs().len();
 
+    // 0. tabs opened a moment ago, even in the background and never
+    // selected, are not "unused for a day"
+    let r = env
+        .ff
+        .command("close the tabs I haven't used in a day")
+        .unwrap();
+    assert_eq!(r["error"]["code"], "NOT_FOUND", "{r}");
+    assert_eq!(env.tabs().len(), count);
     // 1. how many
     let r = say(&env, "how many tabs are open");
     assert!(
@@ -172,6 +180,22 @@ fn everyday_commands_change_real_tabs() {
         ["Cats - YouTube", "Dogs - YouTube"],
         "{strip:?}"
     );
+    say(&env, "undo");
+    // 18f. scattered tabs of a site put together after the first of them
+    say(&env, "move the dogs video to the end");
+    let strip = |env: &Env| -> Vec<String> {
+        env.tabs()
+            .iter()
+            .filter(|t| t["windowId"] == window)
+            .map(|t| t["title"].as_str().unwrap_or_default().to_string())
+            .collect()
+    };
+    assert_eq!(strip(&env).last().unwrap(), "Dogs - YouTube");
+    say(&env, "put the youtube tabs together");
+    let after = strip(&env);
+    let cats = after.iter().position(|t| t == "Cats - YouTube").unwrap();
+    assert_eq!(after[cats + 1], "Dogs - YouTube", "{after:?}");
+    say(&env, "undo");
     say(&env, "undo");
     // 19. ambiguity and no match do nothing
     let r = env.ff.command("close netflix").unwrap();

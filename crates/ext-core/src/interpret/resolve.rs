@@ -148,6 +148,32 @@ fn select(
                 .ok_or("There is no tab you used before this one.")?;
             plain(vec![recent.id], true, "the tab you were on")
         }
+        Selector::Idle { of, ms } => {
+            let inner = select(view, of, scope, strict, false)?;
+            let cutoff = view.state.now - ms;
+            let idle: Vec<i64> = inner
+                .ids
+                .iter()
+                .filter_map(|id| view.tab(*id))
+                // A window's selected tab is in use however long it has been.
+                .filter(|t| !t.active && t.last_accessed < cutoff)
+                .map(|t| t.id)
+                .collect();
+            let span = how_long(*ms);
+            if idle.is_empty() && strict {
+                return Err(format!("No tab has gone unused for {span}."));
+            }
+            let label = match of.as_ref() {
+                Selector::All => format!("not used in {span}"),
+                _ => format!("{} not used in {span}", inner.label),
+            };
+            Resolved {
+                ids: idle,
+                explicit: inner.explicit,
+                label,
+                matched_per_name: Vec::new(),
+            }
+        }
         Selector::Audible => {
             let found: Vec<&Tab> = scoped.into_iter().filter(|t| t.audible).collect();
             if found.is_empty() && strict {
@@ -344,6 +370,25 @@ fn on_side(window: Vec<&Tab>, at: i64, right: bool, one: bool) -> Vec<&Tab> {
         found.truncate(1);
     }
     found
+}
+
+/// "7 days", "2 hours", "30 minutes": a span as people say it.
+fn how_long(ms: f64) -> String {
+    let minutes = (ms / 60_000.0).round() as i64;
+    let (n, unit) = if minutes % (24 * 60) == 0 {
+        (minutes / (24 * 60), "day")
+    } else if minutes % 60 == 0 {
+        (minutes / 60, "hour")
+    } else {
+        (minutes, "minute")
+    };
+    if n == 1 && unit == "hour" {
+        "an hour".to_string()
+    } else if n == 1 {
+        format!("a {unit}")
+    } else {
+        format!("{n} {unit}s")
+    }
 }
 
 fn name_label(words: &[String]) -> String {

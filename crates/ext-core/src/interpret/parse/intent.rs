@@ -47,6 +47,13 @@ pub enum Selector {
         right: bool,
         tab: Box<Target>,
     },
+    /// "the tabs I haven't used in a week", "youtube tabs older than a
+    /// day": of those `of` means, the ones not selected for `ms`
+    /// (lastAccessed), never a window's selected tab.
+    Idle {
+        of: Box<Selector>,
+        ms: f64,
+    },
     /// Every tab of a window: "this window", "the other window".
     WholeWindow,
     /// Several kinds at once: "this tab and jira".
@@ -118,6 +125,8 @@ pub enum Destination {
         tab: Box<Target>,
         after: bool,
     },
+    /// "together", "next to each other": after the first of them.
+    Together,
 }
 
 #[derive(Clone, Debug, PartialEq)]

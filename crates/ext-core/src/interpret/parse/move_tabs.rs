@@ -9,7 +9,7 @@ use super::Parsed;
 
 /// The words this family's commands start with (clause splitting uses them).
 pub const VERBS: &[&str] = &[
-    "move", "send", "drag", "shift", "throw", "take", "bring", "merge", "combine",
+    "move", "send", "drag", "shift", "throw", "take", "bring", "merge", "combine", "gather",
 ];
 
 /// How its commands are said (see `confirm::PHRASES`).
@@ -24,6 +24,7 @@ pub const PHRASES: &[&str] = &[
     "move the {tab} tab to the other window",
     "move the {tab} tab to a new window",
     "move this tab next to {tab}",
+    "move the {tab} tabs together",
 ];
 
 pub fn parse(w: Words) -> Parsed {
@@ -48,8 +49,13 @@ fn move_tabs(w: Words) -> Option<Intent> {
             &["throw"],
             &["take"],
             &["bring"],
+            &["gather"],
+            &["collect"],
         ],
     ) {
+        if let Some(intent) = together(w, rest) {
+            return Some(intent);
+        }
         if let Some(intent) = beside(rest) {
             return Some(intent);
         }
@@ -68,10 +74,11 @@ fn move_tabs(w: Words) -> Option<Intent> {
                 return Some(Intent::Move(target_or_active(what), dest));
             }
         }
-        // "move this left", "move it to the right"
+        // "move this left", "move it to the right", "bring the netflix tab here"
         if let Some(dest) = rest.last().and_then(|x| match x.as_str() {
             "left" => Some(Destination::Left),
             "right" => Some(Destination::Right),
+            "here" => Some(Destination::ThisWindow),
             _ => None,
         }) {
             return Some(Intent::Move(
@@ -81,6 +88,34 @@ fn move_tabs(w: Words) -> Option<Intent> {
         }
     }
     None
+}
+
+/// "move the reddit tabs together", "put the youtube tabs next to each
+/// other", "gather the docs tabs into one window".
+fn together(w: Words, rest: Words) -> Option<Intent> {
+    const ENDINGS: &[&[&str]] = &[
+        &["together"],
+        &["next", "to", "each", "other"],
+        &["beside", "each", "other"],
+        &["side", "by", "side"],
+        &["into", "one", "window"],
+        &["in", "one", "window"],
+        &["into", "one", "place"],
+        &["in", "one", "place"],
+    ];
+    let what = ENDINGS
+        .iter()
+        .find_map(|e| ends(rest, e))
+        .map(|what| ends(what, &["all"]).unwrap_or(what))
+        .or_else(|| {
+            // "gather the youtube tabs": together is what gathering means.
+            let gathering = ["gather", "collect"].contains(&w[0].as_str());
+            gathering.then_some(rest)
+        })?;
+    if what.is_empty() {
+        return None;
+    }
+    Some(Intent::Move(target(what), Destination::Together))
 }
 
 /// "move slack next to gmail", "put this tab after jira", "move the maps

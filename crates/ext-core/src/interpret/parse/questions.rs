@@ -2,7 +2,7 @@
 //! is playing", "what groups do I have", "which search engines".
 
 use super::intent::{Intent, Selector, Target};
-use super::target::{scope_of, target, without_scope};
+use super::target::{says_idle, scope_of, target, without_scope};
 use super::words::*;
 use super::Parsed;
 
@@ -89,6 +89,10 @@ const BEING: &[&str] = &[
 
 /// The words of a question without `BEING`, but keeping "in this window".
 fn question_target(w: Words) -> Target {
+    // "tabs I have not used in a day" needs its "I have … in".
+    if says_idle(w) {
+        return target(w);
+    }
     let scope = scope_of(w);
     let kept: Vec<String> = without_scope(w)
         .into_iter()

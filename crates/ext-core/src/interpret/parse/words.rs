@@ -16,6 +16,16 @@ pub fn starts<'a>(w: Words<'a>, phrase: &[&str]) -> Option<Words<'a>> {
 }
 
 /// The rest after the first of `verbs` that starts `w`.
+/// The words before `phrase` if they end with it.
+pub fn ends<'a>(w: Words<'a>, phrase: &[&str]) -> Option<Words<'a>> {
+    let cut = w.len().checked_sub(phrase.len())?;
+    w[cut..]
+        .iter()
+        .zip(phrase)
+        .all(|(a, b)| a == b)
+        .then(|| &w[..cut])
+}
+
 pub fn verb<'a>(w: Words<'a>, verbs: &[&[&str]]) -> Option<Words<'a>> {
     verbs.iter().find_map(|v| starts(w, v))
 }

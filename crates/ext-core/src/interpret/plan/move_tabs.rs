@@ -143,6 +143,7 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
             step.reply = format!("Moved {} to position {n}.", plural(r.ids.len(), "tab"));
             (None, (n - 1).max(0))
         }
+        Destination::Together => return together(view, &r.ids, &r.label),
     };
     if window_id.is_some() {
         refuse_emptying(view, &r.ids, window_id)?;
@@ -154,6 +155,41 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
         new_window: None,
     }));
     step.touched = r.ids;
+    Ok(step)
+}
+
+/// "put the reddit tabs together": the others right after the first of
+/// them (in window and tab order), from whichever window they are in.
+fn together(view: &View, ids: &[i64], label: &str) -> Result<Step, Refusal> {
+    let mut tabs: Vec<_> = ids.iter().filter_map(|id| view.tab(*id)).collect();
+    tabs.sort_by_key(|t| (t.window_id != view.focused_window, t.window_id, t.index));
+    let (anchor, rest) = match tabs.split_first() {
+        Some((anchor, rest)) if !rest.is_empty() => (*anchor, rest),
+        _ => return Err(Refusal::invalid(format!("Only one tab matches {label}."))),
+    };
+    let moving: Vec<i64> = rest.iter().map(|t| t.id).collect();
+    let leaving_before = rest
+        .iter()
+        .filter(|t| t.window_id == anchor.window_id && t.index < anchor.index)
+        .count() as i64;
+    let elsewhere = rest.iter().any(|t| t.window_id != anchor.window_id);
+    let window_id = elsewhere.then_some(anchor.window_id);
+    if window_id.is_some() {
+        refuse_emptying(view, &moving, window_id)?;
+    }
+    let mut step = Step::default();
+    step.reply = format!(
+        "Put the {} {label} tabs together after '{}'.",
+        ids.len(),
+        super::title(view, anchor.id)
+    );
+    step.calls.push(Call::move_tabs(MoveTabsArgs {
+        tab_ids: moving,
+        index: Some(anchor.index - leaving_before + 1),
+        window_id,
+        new_window: None,
+    }));
+    step.touched = ids.to_vec();
     Ok(step)
 }
 
