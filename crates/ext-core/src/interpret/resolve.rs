@@ -163,10 +163,7 @@ fn select(
             if idle.is_empty() && strict {
                 return Err(format!("No tab has gone unused for {span}."));
             }
-            let label = match of.as_ref() {
-                Selector::All => format!("not used in {span}"),
-                _ => format!("{} not used in {span}", inner.label),
-            };
+            let label = format!("not used in {span}");
             Resolved {
                 ids: idle,
                 explicit: inner.explicit,

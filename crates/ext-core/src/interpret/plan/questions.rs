@@ -40,6 +40,20 @@ pub fn count(view: &View, target: &Target) -> Result<Step, Refusal> {
         let what = match &target.selector {
             Selector::Named(_) => format!("{} {} {noun}", n, r.label),
             Selector::Audible => format!("{n} {noun} playing"),
+            Selector::Idle { of, .. } => {
+                // "1 YouTube tab not used in a day".
+                let inner = Target {
+                    selector: (**of).clone(),
+                    ..target.clone()
+                };
+                let site = match of.as_ref() {
+                    Selector::Named(_) => resolve(view, &inner)
+                        .map(|i| format!("{} ", i.label))
+                        .unwrap_or_default(),
+                    _ => String::new(),
+                };
+                format!("{n} {site}{noun} {}", r.label)
+            }
             _ => format!("{n} {noun}"),
         };
         let place = match target.scope {
@@ -56,9 +70,9 @@ pub fn count(view: &View, target: &Target) -> Result<Step, Refusal> {
 pub fn list(view: &View, target: &Target) -> Result<Step, Refusal> {
     let mut step = Step::default();
     step.calls.push(list_tabs(view, target.scope));
-    let ids = match resolve(view, target) {
-        Ok(r) => r.ids,
-        Err(_) if matches!(target.selector, Selector::Audible) => Vec::new(),
+    let (ids, label) = match resolve(view, target) {
+        Ok(r) => (r.ids, r.label),
+        Err(_) if matches!(target.selector, Selector::Audible) => (Vec::new(), String::new()),
         Err(e) => return Err(not_found(e)),
     };
     let titles: Vec<String> = ids
@@ -71,6 +85,9 @@ pub fn list(view: &View, target: &Target) -> Result<Step, Refusal> {
         (Selector::Audible, 0) => "No tab is playing sound.".into(),
         (Selector::Audible, _) => format!("Playing: {}{more}.", titles.join(", ")),
         (_, 0) => "No tabs match.".into(),
+        (Selector::Idle { .. }, n) => {
+            format!("{} {label}: {}{more}.", plural(n, "tab"), titles.join(", "))
+        }
         (_, n) => format!("{} open: {}{more}.", plural(n, "tab"), titles.join(", ")),
     };
     Ok(step)
