@@ -31,6 +31,9 @@ pub struct MemoryBrowser {
     /// removed group's id to a new one, and undo relies on that.
     last_tab_id: Cell<i64>,
     last_group_id: Cell<i64>,
+    /// Fails the move after this many more (once), as Firefox does when
+    /// a tab closes in the middle of a command.
+    fail_move_after: Cell<Option<usize>>,
 }
 
 /// An id above every id in use and every id handed out before.
@@ -68,6 +71,25 @@ impl MemoryBrowser {
         let mut state = self.state.borrow_mut();
         f(&mut state);
         normalize(&mut state);
+    }
+
+    /// Makes the move after `n` more fail, once (see `fail_move_after`).
+    pub fn fail_move_after(&self, n: usize) {
+        self.fail_move_after.set(Some(n));
+    }
+
+    fn injected_move_failure(&self) -> BrowserResult<()> {
+        match self.fail_move_after.get() {
+            Some(0) => {
+                self.fail_move_after.set(None);
+                Err(err("Invalid tab ID (closed while moving)".to_string()))
+            }
+            Some(n) => {
+                self.fail_move_after.set(Some(n - 1));
+                Ok(())
+            }
+            None => Ok(()),
+        }
     }
 
     /// What the page of `tab_id` shows (`read_page`).
@@ -507,6 +529,7 @@ impl Browser for MemoryBrowser {
     }
 
     async fn move_tab(&self, tab_id: i64, window_id: Option<i64>, index: i64) -> BrowserResult<()> {
+        self.injected_move_failure()?;
         self.with(|s| {
             let window = window_id.unwrap_or(tab(s, tab_id)?.window_id);
             move_across(s, tab_id, window, index)

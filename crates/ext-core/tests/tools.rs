@@ -468,6 +468,39 @@ fn move_tabs_to_a_new_window_and_undo_closes_it() {
 }
 
 #[test]
+fn a_move_that_fails_part_way_puts_back_what_it_moved() {
+    let f = Fixture::new();
+    let before = f.layout();
+    let windows = f.state().windows.len();
+    // Within a window: the third of three moves fails.
+    f.bg.browser().fail_move_after(2);
+    let r = f.send(json!({"type": "tool", "name": "move_tabs",
+                          "args": {"tabIds": [2, 3, 5], "index": -1}}));
+    assert_eq!(r["error"]["code"], "EXECUTION_FAILED", "{r}");
+    let message = r["error"]["message"].as_str().unwrap();
+    assert!(message.contains("put back"), "{message}");
+    assert_eq!(
+        f.layout(),
+        before,
+        "every tab where it was, grouped as before"
+    );
+    // To a new window: the window opens, the second tab's move fails.
+    f.bg.browser().fail_move_after(0);
+    let r = f.send(json!({"type": "tool", "name": "move_tabs",
+                          "args": {"tabIds": [5, 2], "newWindow": true}}));
+    assert_eq!(r["ok"], false, "{r}");
+    assert_eq!(f.layout(), before);
+    assert_eq!(
+        f.state().windows.len(),
+        windows,
+        "the emptied window closed"
+    );
+    // Nothing is left to undo.
+    let r = f.send(json!({"type": "undo"}));
+    assert_eq!(r["ok"], false, "{r}");
+}
+
+#[test]
 fn create_duplicate_reload_discard() {
     let f = Fixture::new();
     let r = f.tool(

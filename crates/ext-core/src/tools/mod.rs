@@ -4,7 +4,7 @@
 //! plus the undo steps that revert what it changed.
 
 pub mod args;
-pub mod browse;
+mod browse;
 mod groups;
 mod lookup;
 pub(crate) mod tabs;

@@ -5,7 +5,7 @@ use super::args::*;
 use super::*;
 use crate::tab_state::NewTab;
 use crate::text::page_key;
-use crate::undo::ClosedTab;
+use crate::undo::{ClosedTab, UndoEntry, UndoJournal};
 use std::collections::{BTreeMap, HashMap};
 
 pub async fn list_tabs<B: Browser>(b: &B, a: ListTabsArgs) -> ToolResult<ToolOutput> {
@@ -212,7 +212,9 @@ pub async fn move_tabs<B: Browser>(b: &B, a: MoveTabsArgs) -> ToolResult<ToolOut
     }
     let undo = UndoStep::Restore { placements };
     for (tab_id, window_id, index) in block_moves(&all, &moving, a.window_id, a.index) {
-        b.move_tab(tab_id, window_id, index).await?;
+        if let Err(e) = b.move_tab(tab_id, window_id, index).await {
+            return Err(put_back(b, undo, e.into()).await);
+        }
     }
     let tabs = reread(b, &ids_of(&moving)).await?;
     Ok(ToolOutput::with_undo(json!({ "tabs": tabs }), vec![undo]))
@@ -283,6 +285,26 @@ fn block_moves(
     moves
 }
 
+/// A move that failed part way (a tab closed meanwhile) would leave tabs
+/// moved with nothing to undo them: they go back before the error is told.
+async fn put_back<B: Browser>(b: &B, undo: UndoStep, e: ToolError) -> ToolError {
+    let entry = UndoEntry {
+        id: String::new(),
+        time: 0.0,
+        label: "move_tabs".into(),
+        private: false,
+        steps: vec![undo],
+    };
+    let note = match UndoJournal::default().revert(b, &entry).await {
+        Ok(_) => "The tabs already moved were put back.",
+        Err(_) => "Some tabs had already moved and could not all be put back.",
+    };
+    ToolError {
+        message: format!("{} {note}", e.message),
+        ..e
+    }
+}
+
 /// The first tab opens the window, the others follow it in order. Undo
 /// puts them back and so empties the window, which Firefox then closes;
 /// what the person opened there since stays.
@@ -295,14 +317,16 @@ async fn move_to_new_window<B: Browser>(
         .split_first()
         .ok_or_else(|| ToolError::invalid("move_tabs: tabIds is empty."))?;
     let window_id = b.move_to_new_window(first.id).await?;
-    for t in rest {
-        b.move_tab(t.id, Some(window_id), -1).await?;
-    }
-    let tabs = reread(b, &ids_of(moving)).await?;
     let undo = UndoStep::Unmove {
         window_id,
         placements,
     };
+    for t in rest {
+        if let Err(e) = b.move_tab(t.id, Some(window_id), -1).await {
+            return Err(put_back(b, undo, e.into()).await);
+        }
+    }
+    let tabs = reread(b, &ids_of(moving)).await?;
     Ok(ToolOutput::with_undo(
         json!({ "tabs": tabs, "windowId": window_id }),
         vec![undo],

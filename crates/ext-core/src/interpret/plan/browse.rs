@@ -7,7 +7,7 @@ use crate::interpret::resolve::View;
 use crate::interpret::Options;
 use crate::log::Call;
 use crate::tools::args::{BrowseAction, BrowseArgs};
-use crate::tools::browse::zoom_levels;
+use crate::tools::zoom_levels;
 use crate::tools::ToolCall;
 
 pub fn browse(
