@@ -305,10 +305,16 @@ fn may_have_lost_a_word(command: &str) -> bool {
 pub fn needs_guided(input: &str, state: &State, options: &Options) -> bool {
     let heard = spoken_words(input, state).join(" ");
     let first = plan(&heard, state, options);
-    let means_nothing = matches!(
-        first.error,
-        Some(ErrorCode::UnknownCommand | ErrorCode::NotFound)
-    );
+    // "find cats on this page", "summarize this": clearly asked, and no
+    // command; heard again guided to the commands they would become one
+    // ("go to the bottom of the page"), and run as a guess.
+    let words = text::words(&heard);
+    let asked_beyond = beyond::reply(&words).is_some() || open_ended(&words);
+    let means_nothing = !asked_beyond
+        && matches!(
+            first.error,
+            Some(ErrorCode::UnknownCommand | ErrorCode::NotFound)
+        );
     (means_nothing && sure_reading(&heard, state, options).is_none())
         || (first.error.is_none() && audio_decides(&heard, state))
 }
@@ -705,6 +711,21 @@ mod tests {
             "{}",
             alone.reply
         );
+    }
+
+    #[test]
+    fn what_no_command_does_is_not_heard_again_as_a_command() {
+        let options = Options::default();
+        // Guided, "find kelt on this page" became "go to the bottom of the
+        // page" on a held-out voice.
+        for heard in [
+            "find kelt on this page",
+            "print this page",
+            "summarize this page",
+        ] {
+            assert!(!needs_guided(heard, &state(), &options), "{heard}");
+        }
+        assert!(needs_guided("Nuitlist time", &state(), &options));
     }
 
     #[test]

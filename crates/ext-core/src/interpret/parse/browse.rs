@@ -34,6 +34,8 @@ pub const PHRASES: &[&str] = &[
     "reload this tab",
     "stop loading",
     "open a new window",
+    "open reader view",
+    "exit reader view",
 ];
 
 pub fn parse(w: Words) -> Parsed {
