@@ -177,20 +177,21 @@ fn together(view: &View, ids: &[i64], label: &str) -> Result<Step, Refusal> {
     if window_id.is_some() {
         refuse_emptying(view, &moving, window_id)?;
     }
-    let mut step = Step::default();
-    step.reply = format!(
-        "Put the {} {label} tabs together after '{}'.",
-        ids.len(),
-        super::title(view, anchor.id)
-    );
-    step.calls.push(Call::move_tabs(MoveTabsArgs {
-        tab_ids: moving,
-        index: Some(anchor.index - leaving_before + 1),
-        window_id,
-        new_window: None,
-    }));
-    step.touched = ids.to_vec();
-    Ok(step)
+    Ok(Step {
+        reply: format!(
+            "Put the {} {label} tabs together after '{}'.",
+            ids.len(),
+            super::title(view, anchor.id)
+        ),
+        calls: vec![Call::move_tabs(MoveTabsArgs {
+            tab_ids: moving,
+            index: Some(anchor.index - leaving_before + 1),
+            window_id,
+            new_window: None,
+        })],
+        touched: ids.to_vec(),
+        ..Step::default()
+    })
 }
 
 /// Moving every tab out of a window closes it, and undo could not bring
