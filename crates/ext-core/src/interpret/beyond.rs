@@ -3,9 +3,75 @@
 //! naming Firefox's own key for it, rather than falling through to a guess
 //! ("print" used to switch to a tab titled "Sprint board").
 
+use crate::tab_state::State;
+
+/// Firefox's own pages, which no add-on may open, and what opens them.
+const FIREFOX_PAGES: &[(&[&str], &str)] = &[
+    (
+        &["settings", "preferences"],
+        "Firefox doesn't let add-ons open its settings; choose Settings in the ☰ menu.",
+    ),
+    (
+        &["downloads", "download"],
+        "Firefox doesn't let add-ons open its downloads; press Ctrl+Shift+Y (⌘⇧Y on a Mac).",
+    ),
+    (
+        &["add-ons", "addons", "extensions", "add"],
+        "Firefox doesn't let add-ons open the add-ons page; press Ctrl+Shift+A (⌘⇧A on a Mac).",
+    ),
+    (
+        &["library", "bookmarks", "manager"],
+        "Firefox doesn't let add-ons open its library; press Ctrl+Shift+O (⌘⇧O on a Mac). \
+         To find a bookmark, say 'find my bookmarks about …'.",
+    ),
+];
+
+/// "open settings", "show my downloads": one of Firefox's pages, unless
+/// an open tab is called that.
+fn firefox_page(w: &[&str], state: &State) -> Option<&'static str> {
+    let lead = [
+        &["open"][..],
+        &["show"],
+        &["show", "me"],
+        &["go", "to"],
+        &["take", "me", "to"],
+    ]
+    .iter()
+    .filter(|lead| w.starts_with(lead))
+    .map(|lead| lead.len())
+    .max()?;
+    let filler = [
+        "the",
+        "my",
+        "firefox",
+        "firefox's",
+        "browser",
+        "page",
+        "window",
+        "on",
+        "ons",
+    ];
+    let rest: Vec<&str> = w[lead..]
+        .iter()
+        .copied()
+        .filter(|x| !filler.contains(x))
+        .collect();
+    let (_, reply) = FIREFOX_PAGES
+        .iter()
+        .find(|(names, _)| !rest.is_empty() && rest.iter().all(|x| names.contains(x)))?;
+    let titled = state.tabs.iter().any(|t| {
+        let title = t.title.to_lowercase();
+        rest.iter().any(|x| title.contains(x))
+    });
+    (!titled).then_some(*reply)
+}
+
 /// What to say to a request Tab Whisperer cannot carry out, if it is one.
-pub fn reply(w: &[String]) -> Option<&'static str> {
+pub fn reply(w: &[String], state: &State) -> Option<&'static str> {
     let w: Vec<&str> = w.iter().map(String::as_str).collect();
+    if let Some(reply) = firefox_page(&w, state) {
+        return Some(reply);
+    }
     let first = *w.first()?;
     let has = |x: &str| w.contains(&x);
     let has_seq = |seq: &[&str]| w.windows(seq.len()).any(|win| win == seq);
@@ -98,6 +164,23 @@ pub fn reply(w: &[String]) -> Option<&'static str> {
             "Tab Whisperer can't open private windows; press Ctrl+Shift+P (⌘⇧P on a Mac).",
         );
     }
+    let erase = ["clear", "delete", "erase", "wipe", "remove"].contains(&first);
+    if erase
+        && ["history", "cookies", "cache", "data"]
+            .iter()
+            .any(|x| has(x))
+    {
+        return Some(
+            "Tab Whisperer can't clear history or data; press Ctrl+Shift+Delete \
+             (⌘⇧⌫ on a Mac).",
+        );
+    }
+    if (erase && (has("bookmark") || has("bookmarks"))) || first == "unbookmark" {
+        return Some(
+            "Tab Whisperer can't remove bookmarks; press Ctrl+D (⌘D on a Mac) on the page \
+             and choose Remove Bookmark.",
+        );
+    }
     // "minimize the docs group" collapses it: only windows are beyond reach.
     if ["minimize", "minimise", "maximize", "maximise"].contains(&first) && has("window") {
         return Some("Tab Whisperer can't resize windows.");
@@ -111,7 +194,17 @@ mod tests {
     use crate::interpret::text::words;
 
     fn r(s: &str) -> Option<&'static str> {
-        reply(&words(s))
+        reply(&words(s), &page_tabs())
+    }
+
+    fn page_tabs() -> State {
+        crate::interpret::test_state::tabs(
+            &[
+                ("https://mail.google.com/", "Inbox - Gmail"),
+                ("https://jira.acme.com/", "Sprint board - Jira"),
+            ],
+            &[],
+        )
     }
 
     #[test]
@@ -131,6 +224,24 @@ mod tests {
         assert!(r("open a private window").unwrap().contains("Ctrl+Shift+P"));
         assert!(r("new incognito window").unwrap().contains("Ctrl+Shift+P"));
         assert!(r("minimize this window").is_some());
+        assert!(r("clear my history").unwrap().contains("Ctrl+Shift+Delete"));
+        assert!(r("delete this bookmark")
+            .unwrap()
+            .contains("Remove Bookmark"));
+        assert!(r("open settings").unwrap().contains("☰"));
+        assert!(r("show my downloads").unwrap().contains("Ctrl+Shift+Y"));
+        assert!(r("open the add-ons page").unwrap().contains("Ctrl+Shift+A"));
+        assert!(r("open the bookmarks manager")
+            .unwrap()
+            .contains("Ctrl+Shift+O"));
+    }
+
+    #[test]
+    fn a_tab_called_like_a_firefox_page_is_still_a_tab() {
+        let mut state = page_tabs();
+        state.tabs[0].title = "Account settings - GitHub".into();
+        assert_eq!(reply(&words("open settings"), &state), None);
+        assert!(reply(&words("open downloads"), &state).is_some());
     }
 
     #[test]

@@ -309,7 +309,7 @@ pub fn needs_guided(input: &str, state: &State, options: &Options) -> bool {
     // command; heard again guided to the commands they would become one
     // ("go to the bottom of the page"), and run as a guess.
     let words = text::words(&heard);
-    let asked_beyond = beyond::reply(&words).is_some() || open_ended(&words);
+    let asked_beyond = beyond::reply(&words, state).is_some() || open_ended(&words);
     let means_nothing = !asked_beyond
         && matches!(
             first.error,
@@ -360,7 +360,7 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
                 .into(),
         );
     }
-    if let Some(reply) = beyond::reply(&words) {
+    if let Some(reply) = beyond::reply(&words, state) {
         return Plan::failed(ErrorCode::UnknownCommand, reply.into());
     }
     let clauses = parse::clauses(&words);

@@ -103,6 +103,18 @@ fn search(w: Words) -> Option<Intent> {
     }
     // "... on Wikipedia", "... with bing", "... using duckduckgo", "look tokio up on wikipedia"
     let mut query = rest.to_vec();
+    // "search for otters in a new tab": where the results go is no part
+    // of the query (a search opens a tab of its own anyway).
+    for place in [
+        &["in", "a", "new", "tab"][..],
+        &["in", "new", "tab"],
+        &["in", "a", "tab"],
+    ] {
+        if let Some(kept) = ends(&query, place) {
+            query = kept.to_vec();
+            break;
+        }
+    }
     let mut engine = None;
     if query.len() >= 2 {
         let n = query.len();
