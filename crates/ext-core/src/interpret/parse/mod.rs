@@ -179,7 +179,11 @@ pub fn clauses(words: &[String]) -> Vec<Vec<String>> {
         }
     }
     merged.retain(|c| !c.is_empty());
-    merged.iter().map(|c| as_and(c)).collect()
+    merged
+        .iter()
+        .map(|c| as_and(c))
+        .flat_map(|c| open::each_site(&c).unwrap_or_else(|| vec![c]))
+        .collect()
 }
 
 #[cfg(test)]

@@ -63,6 +63,27 @@ fn open(w: Words) -> Option<Intent> {
     None
 }
 
+/// "open gmail and slack", "open bbc.co.uk, github.com": one clause per
+/// site, when every part is a known site or an address (not tab titles,
+/// which one clause opens together).
+pub fn each_site(clause: Words) -> Option<Vec<Vec<String>>> {
+    let rest = verb(clause, OPEN)?;
+    let lead = &clause[..clause.len() - rest.len()];
+    let parts: Vec<Words> = rest.split(|x| x == "and").map(strip_articles).collect();
+    let known = |p: Words| {
+        !p.is_empty()
+            && (sites::by_name(&p.join(" ")).is_some()
+                || sites::by_name(&p.concat()).is_some()
+                || url_in(p).is_some())
+    };
+    (parts.len() >= 2 && parts.iter().all(|p| known(p))).then(|| {
+        parts
+            .iter()
+            .map(|p| lead.iter().chain(p.iter()).cloned().collect())
+            .collect()
+    })
+}
+
 /// How a web address is read out: "docs dot rs slash serde".
 const SPOKEN_PUNCTUATION: &[(&str, &str)] = &[
     ("dot", "."),
