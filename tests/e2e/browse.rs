@@ -118,7 +118,7 @@ fn reader_view_in_and_out_and_undone() {
         r["error"]["message"]
             .as_str()
             .unwrap()
-            .contains("no article"),
+            .contains("finds an article"),
         "{r}"
     );
     assert_eq!(env.tab(plain_id)["url"], plain.as_str());

@@ -696,6 +696,12 @@ fn browse_commands_act_on_the_active_tab() {
     f.tool("browse", json!({"action": "reader_view"}));
     f.tool("browse", json!({"action": "exit_reader_view"}));
     assert_eq!(url(&f), page);
+    // Gone on to another page since: undo leaves it there, and is spent.
+    f.bg.browser().with_state(|s| {
+        s.tabs.iter_mut().find(|t| t.id == 6).unwrap().url = "https://example.org/".into()
+    });
+    f.undo();
+    assert_eq!(url(&f), "https://example.org/");
     let r = f.tool("browse", json!({"action": "zoom_to", "amount": 150}));
     assert_eq!(r["result"]["zoom"], 1.5);
     for amount in [json!(10), json!(501), json!(null)] {

@@ -13,7 +13,7 @@ const FIREFOX_PAGES: &[(&[&str], &str)] = &[
     ),
     (
         &["downloads", "download"],
-        "Firefox doesn't let add-ons open its downloads; press Ctrl+Shift+Y (⌘⇧Y on a Mac).",
+        "Firefox doesn't let add-ons open its downloads; choose Downloads in the ☰ menu.",
     ),
     (
         &["add-ons", "addons", "extensions", "add"],
@@ -21,8 +21,8 @@ const FIREFOX_PAGES: &[(&[&str], &str)] = &[
     ),
     (
         &["library", "bookmarks", "manager"],
-        "Firefox doesn't let add-ons open its library; press Ctrl+Shift+O (⌘⇧O on a Mac). \
-         To find a bookmark, say 'find my bookmarks about …'.",
+        "Firefox doesn't let add-ons open its library; choose Bookmarks, then Manage \
+         bookmarks, in the ☰ menu. To find a bookmark, say 'find my bookmarks about …'.",
     ),
 ];
 
@@ -79,6 +79,16 @@ pub fn reply(w: &[String], state: &State) -> Option<&'static str> {
     const THE_PAGE: &[&str] = &[
         "this", "the", "page", "tab", "it", "current", "article", "out",
     ];
+    // "get rid of the screenshot tab", "quit the full screen video tab":
+    // a tab, named by a word of its title.
+    let about_a_tab = |keys: &[&str]| {
+        has("tab")
+            || has("tabs")
+            || state.tabs.iter().any(|t| {
+                let title = t.title.to_lowercase();
+                keys.iter().any(|k| title.contains(k))
+            })
+    };
 
     let screenshot = has("screenshot")
         || has("screenshots")
@@ -86,6 +96,7 @@ pub fn reply(w: &[String], state: &State) -> Option<&'static str> {
         || has_seq(&["screen", "capture"])
         || has_seq(&["print", "screen"]);
     if screenshot
+        && !about_a_tab(&["screenshot", "screen shot", "screen capture"])
         && [
             "take",
             "make",
@@ -151,7 +162,7 @@ pub fn reply(w: &[String], state: &State) -> Option<&'static str> {
         "get",
         "quit",
     ];
-    if full_screen && toggles.contains(&first) {
+    if full_screen && toggles.contains(&first) && !about_a_tab(&["full screen", "fullscreen"]) {
         return Some("Tab Whisperer can't change full screen; press F11 (⌃⌘F on a Mac).");
     }
     let private = has("private") || has("incognito");
@@ -165,17 +176,15 @@ pub fn reply(w: &[String], state: &State) -> Option<&'static str> {
         );
     }
     let erase = ["clear", "delete", "erase", "wipe", "remove"].contains(&first);
-    if erase
-        && ["history", "cookies", "cache", "data"]
-            .iter()
-            .any(|x| has(x))
-    {
+    let data = ["history", "cookies", "cache", "data"];
+    if erase && data.iter().any(|x| has(x)) && !about_a_tab(&data) {
         return Some(
             "Tab Whisperer can't clear history or data; press Ctrl+Shift+Delete \
              (⌘⇧⌫ on a Mac).",
         );
     }
-    if (erase && (has("bookmark") || has("bookmarks"))) || first == "unbookmark" {
+    let unbookmark = (erase && (has("bookmark") || has("bookmarks"))) || first == "unbookmark";
+    if unbookmark && !about_a_tab(&["bookmark"]) {
         return Some(
             "Tab Whisperer can't remove bookmarks; press Ctrl+D (⌘D on a Mac) on the page \
              and choose Remove Bookmark.",
@@ -229,11 +238,13 @@ mod tests {
             .unwrap()
             .contains("Remove Bookmark"));
         assert!(r("open settings").unwrap().contains("☰"));
-        assert!(r("show my downloads").unwrap().contains("Ctrl+Shift+Y"));
+        assert!(r("show my downloads")
+            .unwrap()
+            .contains("Downloads in the ☰ menu"));
         assert!(r("open the add-ons page").unwrap().contains("Ctrl+Shift+A"));
         assert!(r("open the bookmarks manager")
             .unwrap()
-            .contains("Ctrl+Shift+O"));
+            .contains("Manage bookmarks"));
     }
 
     #[test]
@@ -258,6 +269,9 @@ mod tests {
             "close the full screen video tab",
             "open a new window",
             "minimize the docs group",
+            "get rid of the screenshot tab",
+            "remove the history tab",
+            "quit the fullscreen video tab",
         ] {
             assert_eq!(r(s), None, "{s}");
         }

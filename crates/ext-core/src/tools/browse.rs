@@ -3,7 +3,7 @@
 use super::args::*;
 use super::*;
 use crate::tab_state::{NewTab, PageScript};
-use crate::text::in_reader_view;
+use crate::text::{in_reader_view, reader_source};
 
 /// Firefox's own zoom steps (`toolkit.zoomManager.zoomValues`).
 pub fn zoom_levels() -> &'static [f64] {
@@ -128,13 +128,15 @@ pub async fn browse<B: Browser>(b: &B, a: BrowseArgs) -> ToolResult<ToolOutput> 
             if was != on {
                 b.toggle_reader_view(tab.id).await.map_err(|e| {
                     ToolError::failed(format!(
-                        "Firefox finds no article on this page to show in reader view ({}).",
+                        "Firefox did not switch reader view; it does so only for \
+                         pages where it finds an article ({}).",
                         e.0
                     ))
                 })?;
                 undo.push(UndoStep::ReaderView {
                     tab_id: tab.id,
                     on: was,
+                    url: reader_source(&tab.url).unwrap_or_else(|| tab.url.clone()),
                 });
             }
             result["readerView"] = json!(on);

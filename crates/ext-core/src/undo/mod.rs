@@ -10,7 +10,7 @@ mod arrange;
 use crate::browser::Browser;
 use crate::error::{ToolError, ToolResult};
 use crate::tab_state::{Group, GroupChange, NewTab, Tab};
-use crate::text::in_reader_view;
+use crate::text::{in_reader_view, reader_source};
 use arrange::{plan_moves, Spot};
 use futures::future::join_all;
 use serde::{Deserialize, Serialize};
@@ -120,10 +120,13 @@ pub enum UndoStep {
         tab_id: i64,
         zoom: f64,
     },
-    /// Puts the tab back in (or out of) reader view.
+    /// Puts the tab back in (or out of) reader view, if it still shows
+    /// `url` (the page, not its reader view).
     ReaderView {
         tab_id: i64,
         on: bool,
+        #[serde(default)]
+        url: String,
     },
 }
 
@@ -453,15 +456,22 @@ impl UndoJournal {
                 }
                 Ok(())
             }
-            UndoStep::ReaderView { tab_id, on } => {
+            UndoStep::ReaderView { tab_id, on, url } => {
                 let id = self.tab(*tab_id);
                 match b.tabs().await?.iter().find(|t| t.id == id) {
                     None => report.missing += 1,
                     // Left or entered by hand since: already as it was.
                     Some(t) if in_reader_view(&t.url) == *on => report.restored += 1,
-                    Some(_) => {
-                        b.toggle_reader_view(id).await?;
-                        report.restored += 1;
+                    Some(t) => {
+                        let page = reader_source(&t.url).unwrap_or_else(|| t.url.clone());
+                        // Gone on to another page, or Firefox will not
+                        // toggle it: nothing to put back, and the rest of
+                        // the undo still runs.
+                        if page != *url || b.toggle_reader_view(id).await.is_err() {
+                            report.missing += 1;
+                        } else {
+                            report.restored += 1;
+                        }
                     }
                 }
                 Ok(())

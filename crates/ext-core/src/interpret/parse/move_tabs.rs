@@ -108,9 +108,14 @@ fn together(w: Words, rest: Words) -> Option<Intent> {
         .find_map(|e| ends(rest, e))
         .map(|what| ends(what, &["all"]).unwrap_or(what))
         .or_else(|| {
-            // "gather the youtube tabs": together is what gathering means.
+            // "gather the youtube tabs": together is what gathering means,
+            // unless a place is said ("… into a new window").
             let gathering = ["gather", "collect"].contains(&w[0].as_str());
-            gathering.then_some(rest)
+            let place = mentions(
+                rest,
+                &["to", "into", "in", "onto", "after", "before", "next"],
+            );
+            (gathering && !place).then_some(rest)
         })?;
     if what.is_empty() {
         return None;

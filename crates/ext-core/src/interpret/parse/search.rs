@@ -111,7 +111,16 @@ fn search(w: Words) -> Option<Intent> {
         &["in", "a", "tab"],
     ] {
         if let Some(kept) = ends(&query, place) {
-            query = kept.to_vec();
+            // Not when the query is about tabs: "how to open links in a new tab".
+            let about_tabs = kept.last().is_some_and(|x| {
+                [
+                    "open", "opens", "opening", "link", "links", "it", "them", "page", "pages",
+                ]
+                .contains(&x.as_str())
+            });
+            if !about_tabs {
+                query = kept.to_vec();
+            }
             break;
         }
     }

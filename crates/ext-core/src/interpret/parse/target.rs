@@ -95,63 +95,97 @@ pub fn target(w: &[String]) -> Target {
         }
     }
     let w = without_scope(w);
-    // Before the exceptions: "not" in "tabs not used in a week" is no "except".
-    if let Some((before, ms)) = idle(&w) {
-        // "the tab older than a day" is no more the tab in front than "the tabs".
-        let of = match target(before).selector {
-            Selector::Active => Selector::All,
-            of => of,
-        };
-        return Target {
-            scope: scope.unwrap_or(Scope::Everywhere),
-            ..Target::of(Selector::Idle {
-                of: Box::new(of),
-                ms,
-            })
-        };
-    }
     let mut except = None;
     let mut main: &[String] = &w;
+    let mut unused_for = None;
     for e in EXCEPT {
         if let Some(i) = find_seq(&w, e) {
+            // "tabs not used in a week": how long, not which to leave out.
+            let says_unused =
+                *e == ["not"] && w.get(i + 1).is_some_and(|x| USED.contains(&x.as_str()));
+            if says_unused {
+                continue;
+            }
             // "all but" needs something before; "but" at the start is no "except".
             if i > 0 || e[0] == "except" || e[0] == "besides" {
-                except = Some(selector(&w[i + e.len()..]).0);
+                let left_out = &w[i + e.len()..];
                 main = &w[..i];
+                except = Some(match idle(left_out) {
+                    // "all tabs except gmail that I haven't used in a day":
+                    // unused is said of what closes, gmail is left out.
+                    Some((named, ms)) if names_something(named) => {
+                        unused_for = Some(ms);
+                        selector(named).0
+                    }
+                    _ => selector(left_out).0,
+                });
                 break;
             }
         }
     }
     let (mut selector, singular) = selector(main);
+    if let Some(ms) = unused_for {
+        let of = Box::new(match selector {
+            Selector::Active => Selector::All,
+            of => of,
+        });
+        selector = Selector::Idle { of, ms };
+    }
     if except.is_some() && matches!(selector, Selector::Active) {
         // "mute everything except this": a bare except means all.
         selector = Selector::All;
     }
-    let default_scope = match selector {
-        Selector::Others | Selector::Positions(_) | Selector::Side { .. } => Scope::ThisWindow,
-        _ => Scope::Everywhere,
-    };
     // A count matters only where the tabs are described, not listed or
-    // counted out already: "the two youtube tabs", not "the first two tabs".
-    let count = match selector {
-        Selector::Named(_) | Selector::InGroup(_) | Selector::Audible => count_of(main),
+    // counted out already: "the two youtube tabs", not "the first two tabs";
+    // and not in how long: "tabs I haven't used in two days".
+    let described = |s: &Selector| {
+        matches!(
+            s,
+            Selector::Named(_) | Selector::InGroup(_) | Selector::Audible
+        )
+    };
+    let count = match &selector {
+        Selector::Idle { of, .. } if described(of) => count_of(idle(main).map_or(main, |i| i.0)),
+        s if described(s) => count_of(main),
         _ => None,
     };
     Target {
+        scope: scope.unwrap_or(default_scope(&selector)),
         selector,
         except,
-        scope: scope.unwrap_or(default_scope),
         singular,
         count,
+    }
+}
+
+/// Where a selector looks when no window is said: "the other tabs" and
+/// positions are in this window.
+fn default_scope(selector: &Selector) -> Scope {
+    match selector {
+        Selector::Others | Selector::Positions(_) | Selector::Side { .. } => Scope::ThisWindow,
+        Selector::Idle { of, .. } => default_scope(of),
+        _ => Scope::Everywhere,
     }
 }
 
 /// How many tabs the words say, when they say it once: "both", "the
 /// three youtube tabs". "two and three" is a list, not a count.
 fn count_of(w: &[String]) -> Option<usize> {
+    // "both reddit and youtube", "jira or the two youtube tabs": lists.
+    if w.iter()
+        .any(|x| ["and", "or", "&", "plus"].contains(&x.as_str()))
+    {
+        return None;
+    }
     let counts: Vec<usize> = w
         .iter()
-        .filter_map(|x| match x.as_str() {
+        .enumerate()
+        // "in both windows" counts windows, not tabs.
+        .filter(|(i, _)| {
+            w.get(i + 1)
+                .is_some_and(|next| next != "window" && next != "windows")
+        })
+        .filter_map(|(_, x)| match x.as_str() {
             "both" | "two" => Some(2),
             "three" => Some(3),
             "four" => Some(4),
@@ -232,6 +266,21 @@ const GENERIC: &[&str] = &[
     "regarding",
 ];
 
+/// Whether words name tabs rather than only say "tabs": "gmail", not
+/// "the tabs", "the ones".
+fn names_something(w: &[String]) -> bool {
+    w.iter().any(|x| {
+        !STOP.contains(&x.as_str())
+            && !["that", "which", "i", "ones", "everything"].contains(&x.as_str())
+    })
+}
+
+/// What people say they have not done to a tab they call unused.
+const USED: &[&str] = &[
+    "used", "use", "touched", "touch", "looked", "look", "opened", "open", "visited", "visit",
+    "viewed", "view", "seen", "see", "checked", "check", "read", "selected", "accessed",
+];
+
 /// Whether the words pick tabs by how long they have gone unused.
 pub fn says_idle(w: &[String]) -> bool {
     idle(w).is_some()
@@ -266,10 +315,6 @@ fn idle(w: &[String]) -> Option<(&[String], f64)> {
         &["have", "not", "been"],
         &["hasn't", "been"],
         &["not"],
-    ];
-    const USED: &[&str] = &[
-        "used", "use", "touched", "touch", "looked", "look", "opened", "open", "visited", "visit",
-        "viewed", "view", "seen", "see", "checked", "check", "read", "selected", "accessed",
     ];
     let mut cut = None;
     for i in 0..w.len() {
@@ -327,6 +372,15 @@ fn unit_ms(unit: &str) -> Option<f64> {
 
 /// The selector some words mean, and whether one tab is meant.
 fn selector(w: &[String]) -> (Selector, bool) {
+    if let Some((before, ms)) = idle(w) {
+        let (of, singular) = match selector(before) {
+            // "the tab older than a day" is no more the tab in front than "the tabs".
+            (Selector::Active, _) => (Selector::All, false),
+            described => described,
+        };
+        let of = Box::new(of);
+        return (Selector::Idle { of, ms }, singular);
+    }
     let w: Vec<String> = w.to_vec();
     let has = |x: &str| w.iter().any(|y| y == x);
     let only = |allowed: &[&str]| w.iter().all(|x| allowed.contains(&x.as_str()));

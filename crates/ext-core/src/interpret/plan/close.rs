@@ -22,22 +22,29 @@ pub fn close(view: &View, target: &Target, options: &Options) -> Result<Step, Re
     }
     let r = target_ids(view, target)?;
     // "the map tab" or "the tab that's playing" matching two tabs: ask which.
-    let by_description = matches!(target.selector, Selector::Named(_) | Selector::Audible);
+    let by_description = matches!(
+        target.selector,
+        Selector::Named(_) | Selector::Audible | Selector::Idle { .. }
+    );
     if target.singular && by_description && r.ids.len() > 1 {
+        let titles = r
+            .ids
+            .iter()
+            .take(5)
+            .map(|id| format!("'{}'", title(view, *id)))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let n = r.ids.len();
+        let label = &r.label;
         return Err(Refusal {
             code: ErrorCode::InvalidArgs,
-            reply: format!(
-                "{} tabs match '{}': {}. Say which, or 'close all {} tabs'.",
-                r.ids.len(),
-                r.label,
-                r.ids
-                    .iter()
-                    .take(5)
-                    .map(|id| format!("'{}'", title(view, *id)))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                r.label
-            ),
+            reply: if matches!(target.selector, Selector::Idle { .. }) {
+                format!("{n} tabs are {label}: {titles}. Say which, or say 'all'.")
+            } else {
+                format!(
+                    "{n} tabs match '{label}': {titles}. Say which, or 'close all {label} tabs'."
+                )
+            },
         });
     }
     let mut ids = r.ids.clone();
