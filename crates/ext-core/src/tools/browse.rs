@@ -43,12 +43,15 @@ fn amount(a: &BrowseArgs, default: f64) -> ToolResult<f64> {
     Ok(v)
 }
 
+/// Firefox's zoom range in percent, lowest and highest.
+pub fn zoom_range_percent() -> (f64, f64) {
+    let levels = zoom_levels();
+    (levels[0] * 100.0, levels[levels.len() - 1] * 100.0)
+}
+
 /// The zoom `zoom_to` asks for, in percent, within Firefox's own range.
 fn zoom_percent(a: &BrowseArgs) -> ToolResult<f64> {
-    let (low, high) = (
-        zoom_levels()[0] * 100.0,
-        zoom_levels()[zoom_levels().len() - 1] * 100.0,
-    );
+    let (low, high) = zoom_range_percent();
     match a.amount {
         Some(p) if p.is_finite() && (low..=high).contains(&p) => Ok(p),
         Some(p) => Err(ToolError::invalid(format!(

@@ -7,7 +7,7 @@ use crate::interpret::resolve::View;
 use crate::interpret::Options;
 use crate::log::Call;
 use crate::tools::args::{BrowseAction, BrowseArgs};
-use crate::tools::zoom_levels;
+use crate::tools::zoom_range_percent;
 use crate::tools::ToolCall;
 
 pub fn browse(
@@ -20,8 +20,7 @@ pub fn browse(
         return super::close::close(view, &Target::active(), options);
     }
     if let (BrowseAction::ZoomTo, Some(percent)) = (action, amount) {
-        let levels = zoom_levels();
-        let (low, high) = (levels[0] * 100.0, levels[levels.len() - 1] * 100.0);
+        let (low, high) = zoom_range_percent();
         if !(low..=high).contains(&percent) {
             return Err(Refusal {
                 code: ErrorCode::InvalidArgs,

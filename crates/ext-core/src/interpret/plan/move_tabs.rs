@@ -168,10 +168,8 @@ fn together(view: &View, ids: &[i64], label: &str) -> Result<Step, Refusal> {
         _ => return Err(Refusal::invalid(format!("Only one tab matches {label}."))),
     };
     let moving: Vec<i64> = rest.iter().map(|t| t.id).collect();
-    let leaving_before = rest
-        .iter()
-        .filter(|t| t.window_id == anchor.window_id && t.index < anchor.index)
-        .count() as i64;
+    // The anchor is the first of them in its window: none of the moving
+    // tabs leaves a gap before it.
     let elsewhere = rest.iter().any(|t| t.window_id != anchor.window_id);
     let window_id = elsewhere.then_some(anchor.window_id);
     if window_id.is_some() {
@@ -185,7 +183,7 @@ fn together(view: &View, ids: &[i64], label: &str) -> Result<Step, Refusal> {
         ),
         calls: vec![Call::move_tabs(MoveTabsArgs {
             tab_ids: moving,
-            index: Some(anchor.index - leaving_before + 1),
+            index: Some(anchor.index + 1),
             window_id,
             new_window: None,
         })],
