@@ -94,7 +94,7 @@ pub fn target(w: &[String]) -> Target {
             };
         }
     }
-    let w = without_scope(w);
+    let w = spelled_counts(&without_scope(w));
     let mut except = None;
     let mut main: &[String] = &w;
     let mut unused_for = None;
@@ -166,6 +166,25 @@ fn default_scope(selector: &Selector) -> Scope {
         Selector::Idle { of, .. } => default_scope(of),
         _ => Scope::Everywhere,
     }
+}
+
+/// "the 2 reddit tabs" as "the two reddit tabs": Whisper and typists
+/// write small counts in digits. Only a digit that starts the words or
+/// follows a determiner is a count; "tab 2" is a position.
+fn spelled_counts(w: &[String]) -> Vec<String> {
+    const DETERMINERS: &[&str] = &["the", "my", "those", "these", "all", "both"];
+    const SPELLED: &[(&str, &str)] = &[("2", "two"), ("3", "three"), ("4", "four"), ("5", "five")];
+    w.iter()
+        .enumerate()
+        .map(|(i, x)| {
+            let leads = i == 0 || DETERMINERS.contains(&w[i - 1].as_str());
+            let spelled = SPELLED.iter().find(|(digit, _)| digit == x);
+            match spelled {
+                Some((_, word)) if leads && i + 1 < w.len() => word.to_string(),
+                _ => x.clone(),
+            }
+        })
+        .collect()
 }
 
 /// How many tabs the words say, when they say it once: "both", "the
@@ -264,6 +283,21 @@ const GENERIC: &[&str] = &[
     "articles",
     "about",
     "regarding",
+    // "tabs called rust", "with rust in the title", "that mention rust"
+    "called",
+    "named",
+    "titled",
+    "containing",
+    "contain",
+    "contains",
+    "mention",
+    "mentions",
+    "mentioning",
+    "whose",
+    "word",
+    "words",
+    "title",
+    "name",
 ];
 
 /// Whether words name tabs rather than only say "tabs": "gmail", not
@@ -468,7 +502,8 @@ fn selector(w: &[String]) -> (Selector, bool) {
         return (Selector::All, false);
     }
     let quantified = QUANTIFIERS.iter().any(|q| has(q));
-    let one_tab = !quantified && (has("tab") && !has("tabs") || has("one"));
+    let one_tab =
+        !quantified && !has("everything") && (has("tab") && !has("tabs") || has("one"));
     if let Some(right) = side(&w) {
         return (Selector::Side { right }, one_tab);
     }
@@ -618,13 +653,16 @@ fn side(w: &[String]) -> Option<bool> {
             ![
                 "the", "tab", "tabs", "to", "on", "of", "this", "one", "ones", "all", "every",
                 "current", "active", "it", "my", "that", "are", "is", "hand", "side",
+                "everything",
             ]
             .contains(x)
         })
         .collect();
+    // "everything after this tab" is the right side; "the tab after this
+    // one" is the next tab.
     match content.as_slice() {
-        ["right"] => Some(true),
-        ["left"] => Some(false),
+        ["right"] | ["after"] => Some(true),
+        ["left"] | ["before"] => Some(false),
         _ => None,
     }
 }
