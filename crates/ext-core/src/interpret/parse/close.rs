@@ -92,6 +92,9 @@ fn close(w: Words) -> Option<Intent> {
     if starts(w, &["shut", "up"]).is_some() {
         return None;
     }
+    if let Some(kept) = keep_only(w) {
+        return Some(Intent::Close(kept));
+    }
     if let Some(rest) = verb(w, CLOSE) {
         if let Some(t) = whole_window(rest) {
             return Some(Intent::Close(t));
@@ -99,6 +102,28 @@ fn close(w: Words) -> Option<Intent> {
         return Some(Intent::Close(target_or_active(rest)));
     }
     None
+}
+
+/// "keep only gmail", "only keep gmail and slack open": close the rest,
+/// as "close everything except gmail and slack" does.
+fn keep_only(w: Words) -> Option<Target> {
+    const KEEP_ONLY: &[&[&str]] = &[
+        &["keep", "only"],
+        &["keep", "just"],
+        &["only", "keep"],
+        &["just", "keep"],
+    ];
+    let rest = verb(w, KEEP_ONLY)?;
+    let rest = rest.strip_suffix(&["open".to_string()]).unwrap_or(rest);
+    if rest.is_empty() {
+        return None;
+    }
+    let except: Vec<String> = ["everything", "except"]
+        .iter()
+        .map(|x| x.to_string())
+        .chain(rest.iter().cloned())
+        .collect();
+    Some(target_or_active(&except))
 }
 
 /// "this window", "the whole window", "the other window": every tab of it.
