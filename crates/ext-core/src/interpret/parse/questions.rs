@@ -129,6 +129,15 @@ fn count(w: Words) -> Option<Intent> {
     tabs.then(|| Intent::Count(question_target(rest)))
 }
 
+/// Asking for every tab without saying "tabs".
+const WHAT_IS_OPEN: &[&[&str]] = &[
+    &["what's", "open"],
+    &["whats", "open"],
+    &["what", "is", "open"],
+    &["what", "do", "i", "have", "open"],
+    &["what", "have", "i", "got", "open"],
+];
+
 /// "list my tabs", "what tabs do I have open", "which tab is playing".
 fn list(w: Words) -> Option<Intent> {
     let playing = mentions(w, &["playing", "audible", "noise", "sound"]);
@@ -142,6 +151,8 @@ fn list(w: Words) -> Option<Intent> {
     let listing = (w[0] == "list" && about_tabs)
         // "what's in the docs group"
         || in_group
+        // "what's open", "what do I have open"
+        || (asks && WHAT_IS_OPEN.iter().any(|p| is(w, p)))
         // "what did I read": history, not tabs.
         || (asks && about_tabs && !mentions(w, &["did", "was", "were", "history"]))
         // "show me the flights tab" switches; "show all my tabs" lists.
@@ -155,5 +166,11 @@ fn list(w: Words) -> Option<Intent> {
         return None;
     }
     let rest = &w[1..];
+    // "what tab am I on", "which tab is this": the one in front.
+    let in_front = (mentions(rest, &["am", "i'm"]) && !mentions(rest, &["tabs"]))
+        || is(rest, &["tab", "is", "this"]);
+    if in_front && !playing {
+        return Some(Intent::ListTabs(Target::active()));
+    }
     Some(Intent::ListTabs(question_target(rest)))
 }

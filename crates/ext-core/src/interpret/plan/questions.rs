@@ -85,6 +85,8 @@ pub fn list(view: &View, target: &Target) -> Result<Step, Refusal> {
         (Selector::Audible, 0) => "No tab is playing sound.".into(),
         (Selector::Audible, _) => format!("Playing: {}{more}.", titles.join(", ")),
         (_, 0) => "No tabs match.".into(),
+        // "what tab am I on"
+        (Selector::Active, 1) => format!("You're on {}.", titles[0]),
         (Selector::Idle { .. }, n) => {
             format!("{} {label}: {}{more}.", plural(n, "tab"), titles.join(", "))
         }
