@@ -127,6 +127,10 @@ const SWITCH: &[&[&str]] = &[
     &["where", "is"],
     &["where's"],
     &["find"],
+    // "check my email", "check slack": look at what is already open.
+    &["check", "on"],
+    &["check"],
+    &["look", "at"],
 ];
 
 /// "the other window", "window 2", "the second window", "windows".
