@@ -125,6 +125,60 @@ fn reader_view_in_and_out_and_undone() {
 }
 
 #[test]
+fn pausing_and_playing_a_page_and_undoing_it() {
+    let env = start();
+    let url = env.pages.audio_page("Radio loop");
+    let id = env.open_active(&url, "Radio loop");
+    let paused = || -> bool {
+        env.ff
+            .page_eval("/audio", "return document.querySelector('audio').paused;")
+            .unwrap()
+            == true
+    };
+    let wait_paused = |want: bool, what: &str| {
+        wait_for(LOAD, what, || Ok((paused() == want).then_some(()))).unwrap();
+    };
+    wait_paused(false, "the tone to play");
+
+    let r = env.ff.command("pause the music").unwrap();
+    assert_eq!(r["ok"], true, "{r}");
+    wait_paused(true, "the pause");
+    // Undo plays again exactly what was paused.
+    env.undo();
+    wait_paused(false, "undo to play again");
+
+    let r = env.ff.command("pause radio loop").unwrap();
+    assert_eq!(r["reply"], "Paused 'Radio loop'.", "{r}");
+    wait_paused(true, "the named pause");
+    let r = env.ff.command("resume").unwrap();
+    assert_eq!(r["reply"], "Playing 'Radio loop'.", "{r}");
+    wait_paused(false, "resume");
+
+    // Playing what already plays, or pausing a page with no media,
+    // changes nothing and says why.
+    let r = env.ff.command("resume").unwrap();
+    assert_eq!(r["ok"], false, "{r}");
+    assert_eq!(r["error"]["code"], "NOT_FOUND", "{r}");
+    assert!(!paused());
+    let quiet = env.pages.page("Quiet page");
+    let quiet_id = env.open_active(&quiet, "Quiet page");
+    assert_eq!(
+        env.fails(
+            "browse",
+            json!({ "action": "pause_media", "tabId": quiet_id })
+        ),
+        "NOT_FOUND"
+    );
+    let r = browse_tab(&env, "pause_media", id);
+    assert_eq!(r["media"], 1.0, "{r}");
+    wait_paused(true, "pause by the tool");
+}
+
+fn browse_tab(env: &Env, action: &str, tab_id: i64) -> Value {
+    env.ok("browse", json!({ "action": action, "tabId": tab_id }))["result"].clone()
+}
+
+#[test]
 fn navigation_reload_stop_and_tab_commands() {
     let env = start();
     let first = env.pages.page("First stop");

@@ -22,7 +22,8 @@
 //!
 //! Expectations, separated by `;`: `closed IDS` (exactly these closed),
 //! `kept IDS` (these still open), `active ID` (the focused window's active
-//! tab), `muted IDS` / `pinned IDS` / `discarded IDS` (exactly these, after),
+//! tab), `muted IDS` / `pinned IDS` / `discarded IDS` / `audible IDS`
+//! (exactly these, after; the in-memory browser's pause silences a tab),
 //! `group "Title" [color] IDS` (a group with that title holds exactly these),
 //! `groups N`, `together IDS` (one group holds exactly these, whatever its
 //! title), `ungrouped IDS` (these tabs are in no group), `collapsed TITLES`
@@ -284,6 +285,16 @@ pub fn check_heard(
                         .tabs
                         .iter()
                         .filter(|t| t.pinned)
+                        .map(|t| t.id)
+                        .collect(),
+                ) == ids(rest)
+            }
+            "audible" => {
+                sorted(
+                    after
+                        .tabs
+                        .iter()
+                        .filter(|t| t.audible)
                         .map(|t| t.id)
                         .collect(),
                 ) == ids(rest)

@@ -34,6 +34,8 @@ pub struct MemoryBrowser {
     /// Fails the move after this many more (once), as Firefox does when
     /// a tab closes in the middle of a command.
     fail_move_after: Cell<Option<usize>>,
+    /// Tabs whose sound `PauseMedia` paused (it stops them being audible).
+    paused_media: RefCell<Vec<i64>>,
 }
 
 /// An id above every id in use and every id handed out before.
@@ -898,6 +900,28 @@ impl Browser for MemoryBrowser {
 
     async fn run_page_script(&self, tab_id: i64, script: PageScript) -> BrowserResult<f64> {
         tab(&self.state.borrow(), tab_id)?;
+        let mut paused = self.paused_media.borrow_mut();
+        let mut state = self.state.borrow_mut();
+        let playing = state
+            .tabs
+            .iter_mut()
+            .find(|t| t.id == tab_id)
+            .ok_or_else(|| err(format!("Invalid tab ID: {tab_id}")))?;
+        match script {
+            PageScript::PauseMedia if playing.audible => {
+                playing.audible = false;
+                paused.push(tab_id);
+                return Ok(1.0);
+            }
+            PageScript::PlayMedia { .. } if paused.contains(&tab_id) => {
+                playing.audible = true;
+                paused.retain(|id| *id != tab_id);
+                return Ok(1.0);
+            }
+            PageScript::PauseMedia | PageScript::PlayMedia { .. } => return Ok(0.0),
+            _ => {}
+        }
+        drop(state);
         let mut scroll = self.scroll.borrow_mut();
         let y = scroll.entry(tab_id).or_insert(0.0);
         let max = PAGE_HEIGHT - VIEWPORT;
@@ -906,7 +930,7 @@ impl Browser for MemoryBrowser {
             PageScript::ScrollPages(n) => *y + n as f64 * VIEWPORT,
             PageScript::Top => 0.0,
             PageScript::Bottom => max,
-            PageScript::Stop => *y,
+            PageScript::Stop | PageScript::PauseMedia | PageScript::PlayMedia { .. } => *y,
         }
         .clamp(0.0, max);
         Ok(*y)

@@ -219,4 +219,11 @@ pub enum PageScript {
     Top,
     Bottom,
     Stop,
+    /// Pause the page's playing audio and video; answers how many paused.
+    PauseMedia,
+    /// Play again what `PauseMedia` paused, else (unless `resume_only`,
+    /// as undo asks) the page's first paused media; answers how many play.
+    PlayMedia {
+        resume_only: bool,
+    },
 }

@@ -245,6 +245,11 @@ pub enum BrowseAction {
     ReaderView,
     /// Leave reader view (nothing if the page is not in it).
     ExitReaderView,
+    /// Pause the audio and video playing in the tab.
+    PauseMedia,
+    /// Play again what `pause_media` paused, else the tab's first paused
+    /// audio or video.
+    PlayMedia,
     NextTab,
     PreviousTab,
     NewTab,

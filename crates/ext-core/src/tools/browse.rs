@@ -144,6 +144,31 @@ pub async fn browse<B: Browser>(b: &B, a: BrowseArgs) -> ToolResult<ToolOutput> 
             }
             result["readerView"] = json!(on);
         }
+        BrowseAction::PauseMedia | BrowseAction::PlayMedia => {
+            let pause = action == BrowseAction::PauseMedia;
+            let script = if pause {
+                PageScript::PauseMedia
+            } else {
+                PageScript::PlayMedia { resume_only: false }
+            };
+            let changed = b.run_page_script(tab.id, script).await?;
+            if changed == 0.0 {
+                let title = clip(&tab.title, 60);
+                return Err(ToolError::not_found(if pause {
+                    format!("Nothing is playing in '{title}'.")
+                } else {
+                    format!(
+                        "Nothing in '{title}' is paused, or the page would not let it play \
+                         (Firefox lets a page play once you have used it)."
+                    )
+                }));
+            }
+            result["media"] = json!(changed);
+            undo.push(UndoStep::Media {
+                tab_id: tab.id,
+                play: pause,
+            });
+        }
         BrowseAction::NextTab | BrowseAction::PreviousTab => {
             let window: Vec<&Tab> = all
                 .iter()

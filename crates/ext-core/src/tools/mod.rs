@@ -125,7 +125,7 @@ tools! {
     search_bookmarks(args::SearchBookmarksArgs) => lookup::search_bookmarks, "Find bookmarks by words in their title or URL.";
     create_bookmark(args::CreateBookmarkArgs) => lookup::create_bookmark, "Bookmark a tab or URL, optionally into a named folder (created if missing).";
     search_history(args::SearchHistoryArgs) => lookup::search_history, "Search browsing history by text and time range.";
-    browse(args::BrowseArgs) => browse::browse, "Act on the active tab: back, forward, reload, hard_reload, stop, scroll_up, scroll_down, page_up, page_down, top, bottom, zoom_in, zoom_out, zoom_reset, zoom_to, reader_view, exit_reader_view, next_tab, previous_tab, new_tab, close_tab, new_window.";
+    browse(args::BrowseArgs) => browse::browse, "Act on the active tab: back, forward, reload, hard_reload, stop, scroll_up, scroll_down, page_up, page_down, top, bottom, zoom_in, zoom_out, zoom_reset, zoom_to, reader_view, exit_reader_view, pause_media, play_media, next_tab, previous_tab, new_tab, close_tab, new_window.";
 }
 /// Runs one tool by name. A changing call's undo also puts back what
 /// Firefox changed on its own: the tab each window had selected (closing

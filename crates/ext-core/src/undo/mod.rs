@@ -9,7 +9,7 @@ mod arrange;
 
 use crate::browser::Browser;
 use crate::error::{ToolError, ToolResult};
-use crate::tab_state::{Group, GroupChange, NewTab, Tab};
+use crate::tab_state::{Group, GroupChange, NewTab, PageScript, Tab};
 use crate::text::{in_reader_view, reader_source};
 use arrange::{plan_moves, Spot};
 use futures::future::join_all;
@@ -127,6 +127,12 @@ pub enum UndoStep {
         on: bool,
         #[serde(default)]
         url: String,
+    },
+    /// Plays again what a pause paused (`play`), or pauses what a play
+    /// started.
+    Media {
+        tab_id: i64,
+        play: bool,
     },
 }
 
@@ -473,6 +479,21 @@ impl UndoJournal {
                             report.restored += 1;
                         }
                     }
+                }
+                Ok(())
+            }
+            UndoStep::Media { tab_id, play } => {
+                let id = self.tab(*tab_id);
+                let script = if *play {
+                    PageScript::PlayMedia { resume_only: true }
+                } else {
+                    PageScript::PauseMedia
+                };
+                // Gone, gone on to another page, or already as it was:
+                // nothing to put back, and the rest of the undo still runs.
+                match b.run_page_script(id, script).await {
+                    Ok(n) if n > 0.0 => report.restored += 1,
+                    _ => report.missing += 1,
                 }
                 Ok(())
             }

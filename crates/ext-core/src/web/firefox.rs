@@ -120,8 +120,38 @@ const READ_PAGE: &str = r#"(() => {
   };
 })()"#;
 
+/// Pauses what plays in a frame, marking it (an expando of the content
+/// script's own, unseen by the page) so that "play" resumes just that.
+const PAUSE_MEDIA: &str = r#"(() => {
+  let n = 0;
+  for (const m of document.querySelectorAll('video,audio')) {
+    if (!m.paused) { m.pause(); m.pausedByTabWhisperer = true; n++; }
+  }
+  return n;
+})()"#;
+
+/// Plays what PAUSE_MEDIA paused, else (unless RESUME_ONLY) the frame's
+/// first paused media. A play the autoplay policy refuses leaves the
+/// element paused, and so uncounted.
+const PLAY_MEDIA: &str = r#"(() => {
+  const paused = [...document.querySelectorAll('video,audio')].filter(m => m.paused && !m.ended);
+  const ours = paused.filter(m => m.pausedByTabWhisperer);
+  const first = RESUME_ONLY ? [] : paused.filter(m => m.currentSrc).slice(0, 1);
+  let n = 0;
+  for (const m of ours.length ? ours : first) {
+    m.pausedByTabWhisperer = false;
+    m.play().catch(() => {});
+    if (!m.paused) n++;
+  }
+  return n;
+})()"#;
+
 fn page_code(script: PageScript) -> String {
     let action = match script {
+        PageScript::PauseMedia => return PAUSE_MEDIA.to_string(),
+        PageScript::PlayMedia { resume_only } => {
+            return PLAY_MEDIA.replace("RESUME_ONLY", &resume_only.to_string())
+        }
         PageScript::ScrollBy(dy) => format!("window.scrollBy({{top: {dy}, behavior: 'instant'}})"),
         PageScript::ScrollPages(n) => format!(
             "window.scrollBy({{top: {n} * Math.round(window.innerHeight * 0.9), behavior: 'instant'}})"
@@ -145,6 +175,15 @@ fn run_at(script: PageScript) -> &'static str {
         PageScript::Stop => "document_start",
         _ => "document_end",
     }
+}
+
+/// Media plays in frames too (an embedded video): those scripts run in
+/// every frame and their answers add up. Scrolling is the top frame's.
+fn in_all_frames(script: PageScript) -> bool {
+    matches!(
+        script,
+        PageScript::PauseMedia | PageScript::PlayMedia { .. }
+    )
 }
 
 impl Browser for FirefoxBrowser {
@@ -436,7 +475,11 @@ impl Browser for FirefoxBrowser {
         let results: Vec<Value> = call_within(
             tabs_execute_script(
                 tab_id as f64,
-                &js(json!({ "code": page_code(script), "runAt": run_at(script) })),
+                &js(json!({
+                    "code": page_code(script),
+                    "runAt": run_at(script),
+                    "allFrames": in_all_frames(script),
+                })),
             ),
             PAGE_SCRIPT_LIMIT_MS,
         )
@@ -446,6 +489,11 @@ impl Browser for FirefoxBrowser {
                 "the page did not respond ({e}); it may still be loading"
             ))
         })?;
+        if in_all_frames(script) {
+            // A frame that could not run it (another origin's sandbox)
+            // answers nothing: it had nothing we could reach.
+            return Ok(results.iter().filter_map(Value::as_f64).sum());
+        }
         results
             .first()
             .and_then(Value::as_f64)

@@ -171,6 +171,12 @@ pub enum Intent {
     OpenBookmark(Vec<String>),
     NewTab,
     Mute(Target, bool),
+    /// "pause the video" (`play` false), "resume youtube" (true); no
+    /// target: whatever plays (pause) or the tab in front (play).
+    Media {
+        target: Option<Target>,
+        play: bool,
+    },
     Pin(Target, bool),
     Reload(Target, bool),
     Discard(Target),

@@ -15,6 +15,7 @@ mod grouping;
 mod groups;
 mod history;
 mod intent;
+mod media;
 mod move_tabs;
 pub(super) mod open;
 mod questions;
@@ -75,6 +76,7 @@ families!(
     grouping,
     groups,
     close,
+    media,
     tab_actions,
     move_tabs,
     open,

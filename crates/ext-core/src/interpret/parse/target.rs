@@ -502,8 +502,7 @@ fn selector(w: &[String]) -> (Selector, bool) {
         return (Selector::All, false);
     }
     let quantified = QUANTIFIERS.iter().any(|q| has(q));
-    let one_tab =
-        !quantified && !has("everything") && (has("tab") && !has("tabs") || has("one"));
+    let one_tab = !quantified && !has("everything") && (has("tab") && !has("tabs") || has("one"));
     if let Some(right) = side(&w) {
         return (Selector::Side { right }, one_tab);
     }
@@ -651,8 +650,26 @@ fn side(w: &[String]) -> Option<bool> {
         .map(String::as_str)
         .filter(|x| {
             ![
-                "the", "tab", "tabs", "to", "on", "of", "this", "one", "ones", "all", "every",
-                "current", "active", "it", "my", "that", "are", "is", "hand", "side",
+                "the",
+                "tab",
+                "tabs",
+                "to",
+                "on",
+                "of",
+                "this",
+                "one",
+                "ones",
+                "all",
+                "every",
+                "current",
+                "active",
+                "it",
+                "my",
+                "that",
+                "are",
+                "is",
+                "hand",
+                "side",
                 "everything",
             ]
             .contains(x)

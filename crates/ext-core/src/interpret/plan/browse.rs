@@ -74,6 +74,8 @@ fn browse_reply(a: BrowseAction, amount: Option<f64>) -> String {
         ZoomTo => "Zoomed.",
         ReaderView => "Opened reader view.",
         ExitReaderView => "Left reader view.",
+        PauseMedia => "Paused.",
+        PlayMedia => "Playing.",
         NextTab => "Switched to the next tab.",
         PreviousTab => "Switched to the previous tab.",
         NewTab => "Opened a new tab.",

@@ -10,6 +10,7 @@ pub mod clusters;
 mod grouping;
 mod groups;
 mod history;
+mod media;
 mod move_tabs;
 mod open;
 mod questions;
@@ -198,6 +199,11 @@ pub fn plan_intent(intent: &Intent, view: &View, options: &Options) -> Result<St
         Intent::OpenBookmark(words) => bookmarks::open_bookmark(view, words),
         Intent::NewTab => Ok(browse::new_tab()),
         Intent::Mute(target, mute) => tab_actions::mute(view, target, *mute),
+        Intent::Media {
+            target,
+            play: false,
+        } => media::pause(view, target.as_ref()),
+        Intent::Media { target, play: true } => media::play(view, target.as_ref()),
         Intent::Pin(target, pin) => tab_actions::pin(view, target, *pin),
         Intent::Reload(target, hard) => tab_actions::reload(view, target, *hard),
         Intent::Discard(target) => tab_actions::discard(view, target),

@@ -1,0 +1,86 @@
+//! Playing and pausing what a page plays: "pause the video", "pause
+//! youtube", "resume the music", "play the lofi tab again".
+
+use super::intent::{Intent, Selector};
+use super::target::target;
+use super::words::*;
+use super::Parsed;
+
+/// The words this family's commands start with (clause splitting uses
+/// them). Not "play": "play some jazz" is said to other assistants.
+pub const VERBS: &[&str] = &["pause", "unpause", "resume"];
+
+/// How its commands are said (see `confirm::PHRASES`).
+pub const PHRASES: &[&str] = &[];
+
+pub fn parse(w: Words) -> Parsed {
+    Ok(media(w))
+}
+
+const PAUSE: &[&[&str]] = &[&["pause"]];
+
+const PLAY: &[&[&str]] = &[
+    &["unpause"],
+    &["resume", "playing"],
+    &["resume"],
+    &["continue", "playing"],
+    &["keep", "playing"],
+    &["play"],
+    &["start", "playing"],
+];
+
+/// Words that say "whatever plays" rather than which tab: "pause the
+/// video", "resume the music", "pause it".
+const WHATEVER_PLAYS: &[&str] = &[
+    "the",
+    "video",
+    "videos",
+    "music",
+    "song",
+    "songs",
+    "audio",
+    "sound",
+    "playback",
+    "it",
+    "this",
+    "that",
+    "again",
+    "everything",
+    "all",
+    "media",
+    "movie",
+    "podcast",
+    "track",
+    "here",
+    "please",
+    "now",
+    "tab",
+    "page",
+    "playing",
+];
+
+fn media(w: Words) -> Option<Intent> {
+    let (rest, play) = match (verb(w, PAUSE), verb(w, PLAY)) {
+        (Some(rest), _) => (rest, false),
+        (None, Some(rest)) => (rest, true),
+        (None, None) => return None,
+    };
+    // "pause" alone, "pause the video": whatever plays.
+    if all_in(rest, WHATEVER_PLAYS) {
+        return Some(Intent::Media { target: None, play });
+    }
+    let kept: Vec<String> = rest
+        .iter()
+        .filter(|x| !["again", "please", "playing", "now"].contains(&x.as_str()))
+        .cloned()
+        .collect();
+    let t = target(&kept);
+    // "play some jazz" names no tab: not ours to take.
+    if play && !matches!(t.selector, Selector::Named(_) | Selector::Positions(_)) {
+        return None;
+    }
+    Some(Intent::Media {
+        target: Some(t),
+        play,
+    })
+}
