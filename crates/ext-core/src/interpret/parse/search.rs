@@ -32,6 +32,24 @@ pub const ENGINE_WORDS: &[&str] = &[
     "startpage",
 ];
 
+/// Sites searched at their own search page, named only where a search
+/// says so ("search github for tokio", "search for tokio on github"):
+/// alone, "github tokio" names a tab.
+const SEARCHED_SITES: &[&str] = &[
+    "github",
+    "reddit",
+    "stackoverflow",
+    "twitter",
+    "x",
+    "maps",
+    "crates",
+    "crates.io",
+    "docs.rs",
+    "npm",
+    "mdn",
+    "imdb",
+];
+
 fn search(w: Words) -> Option<Intent> {
     let engine_name = |x: &str| -> Option<String> {
         let x = x.trim_end_matches("'s");
@@ -42,6 +60,9 @@ fn search(w: Words) -> Option<Intent> {
                 x.to_string()
             }
         })
+    };
+    let site_name = |x: &str| -> Option<String> {
+        engine_name(x).or_else(|| SEARCHED_SITES.contains(&x).then(|| x.to_string()))
     };
     let query_of = |q: Words| join(strip_leading(q, &["the", "a", "an", "about"]));
     // "google rust async", "wikipedia tokio"; but "google docs" is a site.
@@ -90,9 +111,16 @@ fn search(w: Words) -> Option<Intent> {
             })
             .flatten()
     })?;
+    // "search google maps for pizza"
+    if let Some(q) = starts(rest, &["google", "maps", "for"]).filter(|q| !q.is_empty()) {
+        return Some(Intent::Search {
+            query: query_of(q),
+            engine: Some("maps".into()),
+        });
+    }
     // "search Bing for rust async"
     if rest.len() >= 3 {
-        if let Some(e) = engine_name(&rest[0]) {
+        if let Some(e) = site_name(&rest[0]) {
             if rest[1] == "for" {
                 return Some(Intent::Search {
                     query: query_of(&rest[2..]),
@@ -124,11 +152,15 @@ fn search(w: Words) -> Option<Intent> {
             break;
         }
     }
+    // "… on google maps": Maps, not Google.
+    if let Some(kept) = ends(&query, &["google", "maps"]).filter(|k| k.len() >= 2) {
+        query = [kept, &["maps".to_string()]].concat();
+    }
     let mut engine = None;
     if query.len() >= 2 {
         let n = query.len();
         if ["on", "with", "using", "in", "via", "at"].contains(&query[n - 2].as_str()) {
-            if let Some(e) = engine_name(&query[n - 1]) {
+            if let Some(e) = site_name(&query[n - 1]) {
                 engine = Some(e);
                 query.truncate(n - 2);
             }

@@ -3,8 +3,75 @@
 use super::{not_found, one_call, Refusal, Step};
 use crate::interpret::resolve::View;
 use crate::log::Call;
-use crate::tools::args::WebSearchArgs;
+use crate::tools::args::{CreateTabArgs, WebSearchArgs};
 use crate::tools::ToolCall;
+
+/// Sites searched at their own search page when no engine of that name
+/// is installed ("search youtube for lofi" with only Google and Bing):
+/// the names people use, the site's name, and the page the query ends.
+const SITE_SEARCHES: &[(&[&str], &str, &str)] = &[
+    (
+        &["youtube"],
+        "YouTube",
+        "https://www.youtube.com/results?search_query=",
+    ),
+    (&["github"], "GitHub", "https://github.com/search?q="),
+    (
+        &["wikipedia", "wiki"],
+        "Wikipedia",
+        "https://en.wikipedia.org/w/index.php?search=",
+    ),
+    (&["amazon"], "Amazon", "https://www.amazon.com/s?k="),
+    (&["reddit"], "Reddit", "https://www.reddit.com/search/?q="),
+    (
+        &["stackoverflow"],
+        "Stack Overflow",
+        "https://stackoverflow.com/search?q=",
+    ),
+    (&["twitter", "x"], "X", "https://x.com/search?q="),
+    (&["ebay"], "eBay", "https://www.ebay.com/sch/i.html?_nkw="),
+    (
+        &["maps"],
+        "Google Maps",
+        "https://www.google.com/maps/search/",
+    ),
+    (&["google"], "Google", "https://www.google.com/search?q="),
+    (&["duckduckgo"], "DuckDuckGo", "https://duckduckgo.com/?q="),
+    (&["bing"], "Bing", "https://www.bing.com/search?q="),
+    (
+        &["crates.io", "crates"],
+        "crates.io",
+        "https://crates.io/search?q=",
+    ),
+    (
+        &["docs.rs"],
+        "docs.rs",
+        "https://docs.rs/releases/search?query=",
+    ),
+    (&["npm"], "npm", "https://www.npmjs.com/search?q="),
+    (
+        &["mdn"],
+        "MDN",
+        "https://developer.mozilla.org/en-US/search?q=",
+    ),
+    (&["imdb"], "IMDb", "https://www.imdb.com/find/?q="),
+];
+
+/// "search youtube for lofi" without a YouTube engine: its search page.
+fn site_search(engine: &str, query: &str) -> Option<Step> {
+    let (_, name, page) = SITE_SEARCHES
+        .iter()
+        .find(|(names, _, _)| names.contains(&engine))?;
+    let encoded: String = url::form_urlencoded::byte_serialize(query.as_bytes()).collect();
+    Some(one_call(
+        Call::create_tab(CreateTabArgs {
+            url: Some(format!("{page}{encoded}")),
+            ..Default::default()
+        }),
+        format!("Searched {name} for '{query}'."),
+        vec![],
+    ))
+}
 
 pub fn search(view: &View, query: &str, engine: Option<&str>) -> Result<Step, Refusal> {
     let state = view.state;
@@ -29,10 +96,11 @@ pub fn search(view: &View, query: &str, engine: Option<&str>) -> Result<Step, Re
                     .find(|x| x.name.to_lowercase().starts_with(e))
             })
             .or_else(|| {
+                // Not a letter or two: "x" is in "Yandex".
                 state
                     .search_engines
                     .iter()
-                    .find(|x| x.name.to_lowercase().replace(' ', "").contains(e))
+                    .find(|x| e.len() > 2 && x.name.to_lowercase().replace(' ', "").contains(e))
             });
         match found {
             Some(x) => {
@@ -40,6 +108,9 @@ pub fn search(view: &View, query: &str, engine: Option<&str>) -> Result<Step, Re
                 engine_name = Some(x.name.clone());
             }
             None => {
+                if let Some(step) = site_search(e, query) {
+                    return Ok(step);
+                }
                 return Err(not_found(format!(
                     "No search engine called '{e}' is installed. Installed: {}.",
                     state
@@ -48,7 +119,7 @@ pub fn search(view: &View, query: &str, engine: Option<&str>) -> Result<Step, Re
                         .map(|x| x.name.as_str())
                         .collect::<Vec<_>>()
                         .join(", ")
-                )))
+                )));
             }
         }
     }
