@@ -5,6 +5,7 @@
 
 use crate::util::*;
 use serde_json::{json, Value};
+use tab_whisperer::harness::layouts::api;
 use tab_whisperer::wait_for;
 
 fn say(env: &Env, text: &str) -> Value {
@@ -333,4 +334,35 @@ fn browsing_by_voice_on_the_active_tab() {
     say(&env, "zoom in");
     let r = say(&env, "reset zoom");
     assert_eq!(r["calls"][0]["result"]["zoom"], 1.0, "{r}");
+}
+
+#[test]
+fn these_tabs_are_the_ones_selected_together() {
+    let env = start();
+    let ids = env.open(&["Alpha notes", "Beta notes", "Gamma notes", "Delta notes"]);
+    // Select Beta, then Ctrl-click Gamma, as a person would.
+    let window = env.tab(ids[1])["windowId"].clone();
+    let index = |id: i64| env.tab(id)["index"].clone();
+    api(
+        &env.ff,
+        "await browser.tabs.highlight({ windowId: args[0], tabs: [args[1], args[2]] });",
+        json!([window, index(ids[1]), index(ids[2])]),
+    )
+    .expect("tabs selected");
+    wait_for(LOAD, "the selection", || {
+        let selected: Vec<i64> = env
+            .tabs()
+            .iter()
+            .filter(|t| t["highlighted"] == true)
+            .filter_map(|t| t["id"].as_i64())
+            .collect();
+        Ok((selected == [ids[1], ids[2]]).then_some(()))
+    })
+    .unwrap();
+
+    let r = say(&env, "group these tabs as notes");
+    assert_eq!(r["reply"], "Grouped 2 tabs as 'Notes'.", "{r}");
+    let grouped = |id: i64| env.tab(id)["groupId"].as_i64().unwrap_or(-1) >= 0;
+    assert!(grouped(ids[1]) && grouped(ids[2]), "{r}");
+    assert!(!grouped(ids[0]) && !grouped(ids[3]), "{r}");
 }

@@ -249,6 +249,7 @@ impl Layout {
                     discarded: false,
                     group_id,
                     last_accessed: now,
+                    highlighted: false,
                     incognito: false,
                 });
             }

@@ -380,6 +380,7 @@ fn new_tab(s: &State, id: i64, window: i64, spec: &NewTab) -> Tab {
         discarded: spec.discarded,
         group_id: NO_GROUP,
         last_accessed: s.now,
+        highlighted: false,
         incognito: s.windows.iter().any(|w| w.id == window && w.incognito),
     }
 }
@@ -596,6 +597,7 @@ impl Browser for MemoryBrowser {
                 discarded: false,
                 audible: false,
                 last_accessed: s.now,
+                highlighted: false,
                 ..orig.clone()
             });
             insert(s, orig.window_id, id, index);

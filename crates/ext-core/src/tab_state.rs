@@ -37,6 +37,9 @@ pub struct Tab {
     pub group_id: i64,
     #[serde(default)]
     pub last_accessed: f64,
+    /// Selected with the active tab (Ctrl/Shift-click): "close these tabs".
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub highlighted: bool,
     /// In a private window: never logged, and only touched by commands
     /// given in a private window (see [`crate::scope`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

@@ -20,6 +20,7 @@ fn state() -> State {
         discarded: false,
         group_id: if id == 4 { 7 } else { -1 },
         last_accessed: id as f64,
+        highlighted: false,
         incognito: false,
     };
     State {

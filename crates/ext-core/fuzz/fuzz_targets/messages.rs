@@ -26,6 +26,7 @@ fuzz_target!(|data: &[u8]| {
             discarded: false,
             group_id: -1,
             last_accessed: 0.0,
+            highlighted: false,
             incognito: false,
         })
         .collect();

@@ -74,6 +74,7 @@ fn state() -> State {
             discarded: false,
             group_id: -1,
             last_accessed: id as f64 * 1000.0,
+            highlighted: false,
             incognito: window == PRIVATE_WINDOW,
         });
     }
@@ -225,6 +226,7 @@ fuzz_target!(|data: &[u8]| {
                                 discarded: false,
                                 group_id: -1,
                                 last_accessed: 0.0,
+                                highlighted: false,
                                 incognito: false,
                             });
                         }

@@ -260,6 +260,7 @@ mod tests {
             discarded: false,
             group_id: -1,
             last_accessed: 0.0,
+            highlighted: false,
             incognito: false,
         }
     }

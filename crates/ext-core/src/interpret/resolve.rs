@@ -120,6 +120,20 @@ fn select(
             plain(vec![active.id], true, "this tab")
         }
         Selector::All => plain(ids(scoped), false, "all"),
+        Selector::Highlighted { all } => {
+            let window = view.window_tabs();
+            let selected: Vec<&Tab> = window.iter().copied().filter(|t| t.highlighted).collect();
+            match (selected.len(), all) {
+                // Firefox always counts the tab in front as selected: a
+                // selection is more than it.
+                (2.., _) => plain(ids(selected), true, "selected"),
+                (_, true) => plain(ids(window), false, "all"),
+                _ => {
+                    let active = view.active().ok_or("No tab is active in this window.")?;
+                    plain(vec![active.id], true, "this tab")
+                }
+            }
+        }
         Selector::Others => {
             let active = view.active().map(|t| t.id);
             plain(

@@ -152,6 +152,7 @@ mod tests {
             discarded: false,
             group_id: NO_GROUP,
             last_accessed: 0.0,
+            highlighted: false,
             incognito: false,
         }
     }

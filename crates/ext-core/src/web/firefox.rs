@@ -36,6 +36,8 @@ struct FirefoxTab {
     group_id: Option<i64>,
     #[serde(default)]
     last_accessed: f64,
+    #[serde(default)]
+    highlighted: bool,
     muted_info: Option<MutedInfo>,
     #[serde(default)]
     incognito: bool,
@@ -79,6 +81,7 @@ impl From<FirefoxTab> for Tab {
             discarded: t.discarded,
             group_id: t.group_id.unwrap_or(NO_GROUP),
             last_accessed: t.last_accessed,
+            highlighted: t.highlighted,
             incognito: t.incognito,
         }
     }

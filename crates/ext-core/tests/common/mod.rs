@@ -26,6 +26,7 @@ pub fn tab(id: i64, window: i64, index: i64, url: &str, title: &str) -> Tab {
         discarded: false,
         group_id: -1,
         last_accessed: NOW - id as f64 * 1000.0,
+        highlighted: false,
         incognito: false,
     }
 }

@@ -25,6 +25,12 @@ pub enum Selector {
     Recent,
     Muted,
     Pinned,
+    /// "these tabs", "the selected tabs": the tabs selected together
+    /// (Ctrl/Shift-click) in this window; without such a selection, the
+    /// tab in front, or with `all` ("all these tabs") the window's tabs.
+    Highlighted {
+        all: bool,
+    },
     /// Names of sites, words of titles: "youtube", "the flights tab".
     Named(Vec<Vec<String>>),
     /// The tabs of a group: "the docs group".

@@ -418,6 +418,24 @@ fn selector(w: &[String]) -> (Selector, bool) {
     let w: Vec<String> = w.to_vec();
     let has = |x: &str| w.iter().any(|y| y == x);
     let only = |allowed: &[&str]| w.iter().all(|x| allowed.contains(&x.as_str()));
+    // "these tabs", "the selected tabs", "all of these".
+    let selection = [
+        "these",
+        "tabs",
+        "the",
+        "selected",
+        "highlighted",
+        "all",
+        "of",
+        "ones",
+        "marked",
+    ];
+    if !w.is_empty()
+        && only(&selection)
+        && (has("these") || (has("tabs") && (has("selected") || has("highlighted"))))
+    {
+        return (Selector::Highlighted { all: has("all") }, false);
+    }
     // "this", "the current tab", "the tab I'm on".
     if w.is_empty()
         || only(&[
