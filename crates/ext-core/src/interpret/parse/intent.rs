@@ -174,6 +174,12 @@ pub enum Intent {
     /// "open gmail": switch to it if open, else open the site.
     Open(Vec<String>),
     OpenUrl(String),
+    /// "open reddit in a new tab", "open netflix in the background": the
+    /// site, bookmark or tab's page in a fresh tab, even if one is open.
+    OpenNew {
+        words: Vec<String>,
+        active: bool,
+    },
     OpenBookmark(Vec<String>),
     NewTab,
     Mute(Target, bool),

@@ -36,6 +36,19 @@ fn open(w: Words) -> Option<Intent> {
     // Open: a URL, a site, a tab.
     if let Some(rest) = verb(w, OPEN) {
         let rest = strip_articles(rest);
+        // "open reddit in a new tab", "open a new tab with reddit", "open
+        // netflix in the background": a fresh tab even if one is open.
+        if let Some((named, active)) = in_fresh_tab(rest) {
+            const KIND: &[&str] = &["website", "site", "page", "app", "tab", "video", "article"];
+            let words: Vec<String> = named
+                .iter()
+                .filter(|x| !KIND.contains(&x.as_str()))
+                .cloned()
+                .collect();
+            if url_in(named).is_none() && !words.is_empty() {
+                return Some(Intent::OpenNew { words, active });
+            }
+        }
         // "open github.com in a new tab": opening is always in a new tab.
         let rest = ["tab", "window"]
             .iter()
@@ -61,6 +74,33 @@ fn open(w: Words) -> Option<Intent> {
         return Some(Intent::Open(words));
     }
     None
+}
+
+/// What to open in a fresh tab, and whether it comes to the front:
+/// "reddit in a new tab", "a new tab with reddit", "netflix in the
+/// background".
+fn in_fresh_tab(w: Words) -> Option<(Words, bool)> {
+    const BEFORE: &[&[&str]] = &[
+        &["new", "tab", "with"],
+        &["new", "tab", "for"],
+        &["new", "tab", "to"],
+        &["new", "tab", "and", "go", "to"],
+    ];
+    const AFTER: &[(&[&str], bool)] = &[
+        (&["in", "a", "new", "tab"], true),
+        (&["in", "new", "tab"], true),
+        (&["in", "another", "tab"], true),
+        (&["in", "a", "separate", "tab"], true),
+        (&["in", "the", "background"], false),
+        (&["in", "a", "background", "tab"], false),
+        (&["in", "a", "new", "background", "tab"], false),
+    ];
+    if let Some(named) = verb(w, BEFORE) {
+        return Some((strip_articles(named), true));
+    }
+    AFTER
+        .iter()
+        .find_map(|(tail, active)| ends(w, tail).map(|named| (named, *active)))
 }
 
 /// "open gmail and slack", "open bbc.co.uk, github.com": one clause per

@@ -195,6 +195,7 @@ pub fn plan_intent(intent: &Intent, view: &View, options: &Options) -> Result<St
         Intent::Bare(target) => switch::bare(view, target),
         Intent::SwitchWindow(which) => switch::switch_window(view, *which),
         Intent::Open(words) => open::open(view, words),
+        Intent::OpenNew { words, active } => open::open_new(view, words, *active),
         Intent::OpenUrl(url) => open::open_url(url),
         Intent::OpenBookmark(words) => bookmarks::open_bookmark(view, words),
         Intent::NewTab => Ok(browse::new_tab()),

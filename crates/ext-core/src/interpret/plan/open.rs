@@ -49,6 +49,47 @@ pub fn open(view: &View, words: &[String]) -> Result<Step, Refusal> {
     )))
 }
 
+/// "open reddit in a new tab", "open the flights tab in the background":
+/// a fresh tab at the site, bookmark or open tab's page.
+pub fn open_new(view: &View, words: &[String], active: bool) -> Result<Step, Refusal> {
+    let state = view.state;
+    let joined = words.join(" ");
+    let site = sites::by_name(&joined).or_else(|| sites::by_name(&words.concat()));
+    let (url, name) = if let Some(site) = site {
+        (
+            format!("https://{}", site.places[0]),
+            site.display.to_string(),
+        )
+    } else if let Some(b) = match_bookmarks(words, &state.bookmarks).first() {
+        (
+            b.url.clone(),
+            format!("your bookmark '{}'", clip(&b.title, 60)),
+        )
+    } else {
+        let target = Target {
+            singular: true,
+            ..Target::of(Selector::Named(vec![words.to_vec()]))
+        };
+        let id = one_tab(view, &target, false).map_err(|_| {
+            not_found(format!(
+                "No site, bookmark or tab matches '{joined}'. Say 'search for {joined}' to search the web."
+            ))
+        })?;
+        let tab = view.tab(id).ok_or_else(|| not_found("That tab is gone."))?;
+        (tab.url.clone(), format!("'{}'", clip(&tab.title, 60)))
+    };
+    let where_ = if active { "" } else { " in the background" };
+    Ok(one_call(
+        Call::create_tab(CreateTabArgs {
+            url: Some(url),
+            active: (!active).then_some(false),
+            ..Default::default()
+        }),
+        format!("Opened {name} in a new tab{where_}."),
+        vec![],
+    ))
+}
+
 /// "open github.com", "open bbc dot co dot uk".
 pub fn open_url(url: &str) -> Result<Step, Refusal> {
     let url = tools::normalize_url(url)?;
