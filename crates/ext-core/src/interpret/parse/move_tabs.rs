@@ -74,11 +74,15 @@ fn move_tabs(w: Words) -> Option<Intent> {
                 return Some(Intent::Move(target_or_active(what), dest));
             }
         }
-        // "move this left", "move it to the right", "bring the netflix tab here"
+        // "move this left", "move it to the right", "bring the netflix tab
+        // here", "put this tab first"
+        let named = rest.len() >= 2;
         if let Some(dest) = rest.last().and_then(|x| match x.as_str() {
             "left" => Some(Destination::Left),
             "right" => Some(Destination::Right),
             "here" => Some(Destination::ThisWindow),
+            "first" if named => Some(Destination::Start),
+            "last" if named => Some(Destination::End),
             _ => None,
         }) {
             return Some(Intent::Move(
