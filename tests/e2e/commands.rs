@@ -366,3 +366,33 @@ fn these_tabs_are_the_ones_selected_together() {
     assert!(grouped(ids[1]) && grouped(ids[2]), "{r}");
     assert!(!grouped(ids[0]) && !grouped(ids[3]), "{r}");
 }
+
+#[test]
+fn sorting_tabs_by_title_and_undoing_it() {
+    let env = start();
+    let titles = ["Delta notes", "Alpha notes", "Charlie notes", "Bravo notes"];
+    let ids = env.open(&titles);
+    let order = || -> Vec<i64> {
+        let mut mine: Vec<Value> = env
+            .tabs()
+            .into_iter()
+            .filter(|t| ids.contains(&t["id"].as_i64().unwrap_or(-1)))
+            .collect();
+        mine.sort_by_key(|t| t["index"].as_i64());
+        mine.iter().filter_map(|t| t["id"].as_i64()).collect()
+    };
+    assert_eq!(order(), ids);
+
+    let r = say(&env, "sort my tabs alphabetically");
+    assert!(r["reply"].as_str().unwrap().contains("by title"), "{r}");
+    assert_eq!(order(), [ids[1], ids[3], ids[2], ids[0]], "{r}");
+    // Said again, nothing moves.
+    let r = say(&env, "sort the tabs by title");
+    assert!(
+        r["reply"].as_str().unwrap().contains("already in order"),
+        "{r}"
+    );
+
+    env.undo();
+    assert_eq!(order(), ids);
+}

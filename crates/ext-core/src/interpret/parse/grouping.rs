@@ -1,7 +1,7 @@
 //! Grouping many tabs at once: "group my tabs by site", "sort the tabs in
 //! this window into topics", "group similar tabs together".
 
-use super::intent::{Intent, Scope};
+use super::intent::{Intent, Scope, SortKey};
 use super::target::scope_of;
 use super::words::*;
 use super::Parsed;
@@ -48,6 +48,9 @@ fn group_by(w: Words) -> Option<Intent> {
     if !LEADS.contains(&w[0].as_str()) {
         return None;
     }
+    if let Some(intent) = sort(w) {
+        return Some(intent);
+    }
     let by = mentions(w, &["by", "into", "per", "according"]);
     let scope = scope_of(w).unwrap_or(Scope::Everywhere);
     if by && mentions(w, SITE) {
@@ -58,6 +61,42 @@ fn group_by(w: Words) -> Option<Intent> {
         return Some(Intent::GroupByTopic(scope));
     }
     tidy(w).then_some(Intent::GroupBySite(scope))
+}
+
+/// "sort my tabs alphabetically", "order the tabs by title", "sort tabs
+/// by address": an order, not groups. This window unless "all windows".
+fn sort(w: Words) -> Option<Intent> {
+    let rest = verb(
+        w,
+        &[
+            &["sort"],
+            &["order"],
+            &["arrange"],
+            &["organize"],
+            &["organise"],
+        ],
+    )?;
+    let by_title = mentions(rest, &["alphabetically", "alphabetical", "abc"])
+        || find_seq(rest, &["a", "to", "z"]).is_some()
+        || (mentions(rest, &["by"]) && mentions(rest, &["title", "titles", "name", "names"]));
+    let by_address = mentions(rest, &["by"])
+        && mentions(
+            rest,
+            &["url", "urls", "address", "addresses", "link", "links"],
+        );
+    let by = match (by_title, by_address) {
+        (_, true) => SortKey::Address,
+        (true, false) => SortKey::Title,
+        (false, false) => return None,
+    };
+    let every_window =
+        mentions(rest, &["windows"]) && mentions(rest, &["all", "every", "each", "both"]);
+    let scope = if every_window {
+        Scope::Everywhere
+    } else {
+        scope_of(w).unwrap_or(Scope::ThisWindow)
+    };
+    Some(Intent::Sort { scope, by })
 }
 
 /// "organize my tabs", "tidy up the tabs in this window": sorted by site,

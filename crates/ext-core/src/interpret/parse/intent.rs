@@ -159,6 +159,13 @@ pub enum TimeSpan {
     Recent(f64),
 }
 
+/// What tabs are sorted by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SortKey {
+    Title,
+    Address,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Intent {
     Close(Target),
@@ -199,6 +206,11 @@ pub enum Intent {
         color: Option<Color>,
     },
     GroupBySite(Scope),
+    /// "sort my tabs alphabetically", "sort the tabs by address".
+    Sort {
+        scope: Scope,
+        by: SortKey,
+    },
     GroupByTopic(Scope),
     RenameGroup(GroupWhich, String),
     RecolorGroup(GroupWhich, Color),

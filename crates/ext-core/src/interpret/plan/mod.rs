@@ -15,6 +15,7 @@ mod move_tabs;
 mod open;
 mod questions;
 mod search;
+mod sort;
 mod switch;
 mod tab_actions;
 
@@ -210,6 +211,7 @@ pub fn plan_intent(intent: &Intent, view: &View, options: &Options) -> Result<St
         Intent::Discard(target) => tab_actions::discard(view, target),
         Intent::Duplicate(target) => tab_actions::duplicate(view, target),
         Intent::GroupBySite(scope) => grouping::by_site(view, *scope),
+        Intent::Sort { scope, by } => sort::sort(view, *scope, *by),
         Intent::GroupByTopic(scope) => grouping::by_topic(view, *scope),
         Intent::Group {
             target,
