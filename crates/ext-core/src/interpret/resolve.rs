@@ -235,7 +235,12 @@ fn select(
             plain(picked, true, &label)
         }
         Selector::InGroup(words) => {
-            let group = find_group(view.state, &GroupWhich::Named(words.clone()), view)?;
+            let which = if words.is_empty() {
+                GroupWhich::Current
+            } else {
+                GroupWhich::Named(words.clone())
+            };
+            let group = find_group(view.state, &which, view)?;
             plain(
                 ids(scoped
                     .into_iter()

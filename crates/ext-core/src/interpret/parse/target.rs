@@ -556,6 +556,14 @@ fn selector(w: &[String]) -> (Selector, bool) {
             .filter(|x| !STOP.contains(&x.as_str()))
             .cloned()
             .collect();
+        // "this group", "the group": the one the tab in front is in (or
+        // the one just made), as for "rename this group".
+        let this_group = name
+            .iter()
+            .all(|x| ["this", "current", "same", "that"].contains(&x.as_str()));
+        if this_group && g + 1 == w.len() {
+            return (Selector::InGroup(Vec::new()), false);
+        }
         if !name.is_empty() {
             return (Selector::InGroup(name), false);
         }
