@@ -72,7 +72,14 @@ pub fn list(view: &View, target: &Target) -> Result<Step, Refusal> {
     step.calls.push(list_tabs(view, target.scope));
     let (ids, label) = match resolve(view, target) {
         Ok(r) => (r.ids, r.label),
-        Err(_) if matches!(target.selector, Selector::Audible) => (Vec::new(), String::new()),
+        Err(_)
+            if matches!(
+                target.selector,
+                Selector::Audible | Selector::Muted | Selector::Pinned
+            ) =>
+        {
+            (Vec::new(), String::new())
+        }
         Err(e) => return Err(not_found(e)),
     };
     let titles: Vec<String> = ids
@@ -84,6 +91,10 @@ pub fn list(view: &View, target: &Target) -> Result<Step, Refusal> {
     step.reply = match (&target.selector, ids.len()) {
         (Selector::Audible, 0) => "No tab is playing sound.".into(),
         (Selector::Audible, _) => format!("Playing: {}{more}.", titles.join(", ")),
+        (Selector::Muted, 0) => "No tab is muted.".into(),
+        (Selector::Muted, _) => format!("Muted: {}{more}.", titles.join(", ")),
+        (Selector::Pinned, 0) => "No tab is pinned.".into(),
+        (Selector::Pinned, _) => format!("Pinned: {}{more}.", titles.join(", ")),
         (_, 0) => "No tabs match.".into(),
         // "what tab am I on"
         (Selector::Active, 1) => format!("You're on {}.", titles[0]),
