@@ -15,6 +15,15 @@ pub fn open(view: &View, words: &[String]) -> Result<Step, Refusal> {
     let state = view.state;
     let tabs: Vec<&Tab> = state.tabs.iter().collect();
     let mut step = Step::default();
+    // "open the wikipedia page about ownership": a tab that is one, if
+    // open; else (below) a search of that site.
+    let said = words.join(" ");
+    let about = site_and_subject(words);
+    let content: Vec<String> = match &about {
+        Some((site, subject)) => [vec![site.clone()], subject.clone()].concat(),
+        None => words.to_vec(),
+    };
+    let words = content.as_slice();
     let found = match_tabs(words, &tabs);
     if !found.is_empty() {
         let target = Target {
@@ -44,9 +53,35 @@ pub fn open(view: &View, words: &[String]) -> Result<Step, Refusal> {
         step.reply = format!("Opened your bookmark '{}'.", clip(&b.title, 60));
         return Ok(step);
     }
+    if let Some((site, subject)) = about {
+        if let Ok(step) = super::search::search(view, &subject.join(" "), Some(&site)) {
+            return Ok(step);
+        }
+    }
     Err(not_found(format!(
-        "No tab, site or bookmark matches '{joined}'. Say 'search for {joined}' to search the web."
+        "No tab, site or bookmark matches '{said}'. Say 'search for {said}' to search the web."
     )))
+}
+
+/// "wikipedia about ownership", "wikipedia article on rust", "youtube
+/// videos about sourdough": a site, then what the page is about.
+fn site_and_subject(words: &[String]) -> Option<(String, Vec<String>)> {
+    const KIND: &[&str] = &[
+        "article", "articles", "entry", "page", "pages", "video", "videos", "results", "post",
+        "posts",
+    ];
+    let at = words
+        .iter()
+        .position(|x| ["about", "on", "regarding", "for"].contains(&x.as_str()))?;
+    let site: Vec<&String> = words[..at]
+        .iter()
+        .filter(|x| !KIND.contains(&x.as_str()))
+        .collect();
+    let subject = words[at + 1..].to_vec();
+    match (site.as_slice(), subject.is_empty()) {
+        ([site], false) => Some((site.to_string(), subject)),
+        _ => None,
+    }
 }
 
 /// "open reddit in a new tab", "open the flights tab in the background":
