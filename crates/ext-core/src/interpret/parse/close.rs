@@ -62,6 +62,8 @@ const CLOSE: &[&[&str]] = &[
     &["quit"],
     &["x", "out"],
     &["lose"],
+    // Firefox's own "Delete group" closes its tabs.
+    &["delete"],
 ];
 
 fn close(w: Words) -> Option<Intent> {

@@ -126,6 +126,10 @@ fn count(w: Words) -> Option<Intent> {
     if !tabs && mentions(rest, &["window", "windows"]) {
         return Some(Intent::CountWindows);
     }
+    // "how many groups do I have": the list says how many.
+    if !tabs && mentions(rest, &["group", "groups"]) {
+        return Some(Intent::ListGroups);
+    }
     tabs.then(|| Intent::Count(question_target(rest)))
 }
 
