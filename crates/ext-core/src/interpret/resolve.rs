@@ -120,6 +120,15 @@ fn select(
             plain(vec![active.id], true, "this tab")
         }
         Selector::All => plain(ids(scoped), false, "all"),
+        Selector::Them if !view.previous.is_empty() => {
+            let open = |id: &i64| view.tab(*id).is_some();
+            plain(
+                view.previous.iter().copied().filter(open).collect(),
+                true,
+                "them",
+            )
+        }
+        Selector::Them => plain(ids(scoped), false, "all"),
         Selector::Highlighted { all } => {
             let window = view.window_tabs();
             let selected: Vec<&Tab> = window.iter().copied().filter(|t| t.highlighted).collect();

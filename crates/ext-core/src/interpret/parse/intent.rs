@@ -25,6 +25,9 @@ pub enum Selector {
     Recent,
     Muted,
     Pinned,
+    /// "them" after a clause that acted on tabs ("move the youtube tabs to
+    /// a new window and mute them"): those tabs; on its own, every tab.
+    Them,
     /// "these tabs", "the selected tabs": the tabs selected together
     /// (Ctrl/Shift-click) in this window; without such a selection, the
     /// tab in front, or with `all` ("all these tabs") the window's tabs.

@@ -418,6 +418,10 @@ fn selector(w: &[String]) -> (Selector, bool) {
     let w: Vec<String> = w.to_vec();
     let has = |x: &str| w.iter().any(|y| y == x);
     let only = |allowed: &[&str]| w.iter().all(|x| allowed.contains(&x.as_str()));
+    // "… and mute them", "… and pin all of them"
+    if has("them") && only(&["them", "all", "of", "both", "each"]) {
+        return (Selector::Them, false);
+    }
     // "these tabs", "the selected tabs", "all of these".
     let selection = [
         "these",
