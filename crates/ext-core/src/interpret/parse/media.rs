@@ -60,6 +60,17 @@ const WHATEVER_PLAYS: &[&str] = &[
 ];
 
 fn media(w: Words) -> Option<Intent> {
+    // "stop the video", "stop playing": a pause. Not "stop" alone (stop
+    // loading) nor "stop the music", which mutes, as it always has.
+    if let Some(rest) = starts(w, &["stop"]) {
+        let says_video = mentions(rest, &["video", "videos", "playing", "playback", "movie"]);
+        if says_video && all_in(rest, WHATEVER_PLAYS) {
+            return Some(Intent::Media {
+                target: None,
+                play: false,
+            });
+        }
+    }
     let (rest, play) = match (verb(w, PAUSE), verb(w, PLAY)) {
         (Some(rest), _) => (rest, false),
         (None, Some(rest)) => (rest, true),
