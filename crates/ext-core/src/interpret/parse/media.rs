@@ -11,7 +11,13 @@ use super::Parsed;
 pub const VERBS: &[&str] = &["pause", "unpause", "resume"];
 
 /// How its commands are said (see `confirm::PHRASES`).
-pub const PHRASES: &[&str] = &[];
+pub const PHRASES: &[&str] = &[
+    "pause the video",
+    "pause the music",
+    "pause {tab}",
+    "resume the video",
+    "resume {tab}",
+];
 
 pub fn parse(w: Words) -> Parsed {
     Ok(media(w))
