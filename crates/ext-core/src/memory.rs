@@ -34,8 +34,6 @@ pub struct MemoryBrowser {
     /// Fails the move after this many more (once), as Firefox does when
     /// a tab closes in the middle of a command.
     fail_move_after: Cell<Option<usize>>,
-    /// Tabs whose sound `PauseMedia` paused (it stops them being audible).
-    paused_media: RefCell<Vec<i64>>,
 }
 
 /// An id above every id in use and every id handed out before.
@@ -902,28 +900,35 @@ impl Browser for MemoryBrowser {
 
     async fn run_page_script(&self, tab_id: i64, script: PageScript) -> BrowserResult<f64> {
         tab(&self.state.borrow(), tab_id)?;
-        let mut paused = self.paused_media.borrow_mut();
-        let mut state = self.state.borrow_mut();
+        let mut guard = self.state.borrow_mut();
+        let state: &mut State = &mut guard;
+        let ours = state.paused_media.contains(&tab_id);
         let playing = state
             .tabs
             .iter_mut()
             .find(|t| t.id == tab_id)
             .ok_or_else(|| err(format!("Invalid tab ID: {tab_id}")))?;
-        match script {
+        // A pause silences what plays (noting it as ours); a play resumes
+        // what we paused, or (unless only that is asked) whatever the page
+        // holds paused, as Firefox's page script does with its first.
+        let changed = match script {
             PageScript::PauseMedia if playing.audible => {
                 playing.audible = false;
-                paused.push(tab_id);
-                return Ok(1.0);
+                state.paused_media.push(tab_id);
+                1.0
             }
-            PageScript::PlayMedia { .. } if paused.contains(&tab_id) => {
+            PageScript::PlayMedia { resume_only } if ours || !resume_only && !playing.audible => {
                 playing.audible = true;
-                paused.retain(|id| *id != tab_id);
-                return Ok(1.0);
+                state.paused_media.retain(|id| *id != tab_id);
+                1.0
             }
-            PageScript::PauseMedia | PageScript::PlayMedia { .. } => return Ok(0.0),
-            _ => {}
+            PageScript::PauseMedia | PageScript::PlayMedia { .. } => 0.0,
+            _ => -1.0,
+        };
+        if changed >= 0.0 {
+            return Ok(changed);
         }
-        drop(state);
+        drop(guard);
         let mut scroll = self.scroll.borrow_mut();
         let y = scroll.entry(tab_id).or_insert(0.0);
         let max = PAGE_HEIGHT - VIEWPORT;

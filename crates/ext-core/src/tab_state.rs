@@ -158,6 +158,10 @@ pub struct State {
     /// first headings), by tab id: read for "group by topic".
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub pages: std::collections::BTreeMap<i64, String>,
+    /// Tabs whose media Tab Whisperer paused and nothing has played again
+    /// since: what a bare "resume" plays (Firefox does not tell).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paused_media: Vec<i64>,
 }
 
 /// What `create_tab` asks of the browser.

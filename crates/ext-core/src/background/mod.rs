@@ -104,6 +104,8 @@ pub struct Background<B, S> {
     /// Models (by server and name) that are asked without streaming: they
     /// refused it, or dropped tool calls in a stream.
     no_stream: RefCell<std::collections::HashSet<String>>,
+    /// Tabs whose media a command paused (see `State::paused_media`).
+    paused_media: RefCell<Vec<i64>>,
 }
 
 impl<B: Browser, S: Storage> Background<B, S> {
@@ -131,6 +133,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
             stopper: RefCell::default(),
             progress: RefCell::default(),
             no_stream: RefCell::default(),
+            paused_media: RefCell::default(),
         }
     }
 
@@ -467,6 +470,16 @@ impl<B: Browser, S: Storage> Background<B, S> {
             search_engines: b.search_engines().await.unwrap_or_default(),
             ..State::default()
         };
+        // Paused by a command, and neither closed nor playing again since.
+        let still_paused = |id: &&i64| state.tabs.iter().any(|t| t.id == **id && !t.audible);
+        let paused: Vec<i64> = self
+            .paused_media
+            .borrow()
+            .iter()
+            .filter(still_paused)
+            .copied()
+            .collect();
+        state.paused_media = paused;
         if interpret::needs_pages(text) {
             state.pages = read_topics(b, &state.tabs).await;
         }
@@ -484,6 +497,19 @@ impl<B: Browser, S: Storage> Background<B, S> {
             }
         }
         Ok(state)
+    }
+
+    /// Keeps `paused_media` up to date after a `browse` pause or play.
+    fn note_media(&self, tool: &str, args: &Value, result: &Value) {
+        let Some(tab) = result["tab"]["id"].as_i64() else {
+            return;
+        };
+        let mut paused = self.paused_media.borrow_mut();
+        match (tool, args["action"].as_str()) {
+            ("browse", Some("pause_media")) if !paused.contains(&tab) => paused.push(tab),
+            ("browse", Some("play_media")) => paused.retain(|id| *id != tab),
+            _ => {}
+        }
     }
 
     fn options(&self) -> interpret::Options {
@@ -504,6 +530,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
         for c in &plan.calls {
             match tools::run_tool(&self.scoped(), &c.tool, &c.args).await {
                 Ok(out) => {
+                    self.note_media(&c.tool, &c.args, &out.result);
                     undo_steps.extend(out.undo);
                     if plan.query {
                         summaries.extend(summarize(&c.tool, &out.result));

@@ -127,7 +127,7 @@ const READ_PAGE: &str = r#"(() => {
 /// script's own, unseen by the page) so that "play" resumes just that.
 const PAUSE_MEDIA: &str = r#"(() => {
   let n = 0;
-  for (const m of document.querySelectorAll('video,audio')) {
+  for (const m of MEDIA()) {
     if (!m.paused) { m.pause(); m.pausedByTabWhisperer = true; n++; }
   }
   return n;
@@ -137,9 +137,10 @@ const PAUSE_MEDIA: &str = r#"(() => {
 /// first paused media. A play the autoplay policy refuses leaves the
 /// element paused, and so uncounted.
 const PLAY_MEDIA: &str = r#"(() => {
-  const paused = [...document.querySelectorAll('video,audio')].filter(m => m.paused && !m.ended);
+  const paused = MEDIA().filter(m => m.paused && !m.ended);
   const ours = paused.filter(m => m.pausedByTabWhisperer);
-  const first = RESUME_ONLY ? [] : paused.filter(m => m.currentSrc).slice(0, 1);
+  // Only the page itself falls back to its first media, not every embed.
+  const first = RESUME_ONLY || window !== window.top ? [] : paused.filter(m => m.currentSrc).slice(0, 1);
   let n = 0;
   for (const m of ours.length ? ours : first) {
     m.pausedByTabWhisperer = false;
@@ -149,11 +150,28 @@ const PLAY_MEDIA: &str = r#"(() => {
   return n;
 })()"#;
 
+/// The frame's audio and video elements, those inside shadow roots too
+/// (players built as web components keep theirs there).
+const MEDIA: &str = r#"(() => {
+  const found = [];
+  const walk = root => {
+    found.push(...root.querySelectorAll('video,audio'));
+    for (const el of root.querySelectorAll('*')) {
+      const shadow = el.openOrClosedShadowRoot;
+      if (shadow) walk(shadow);
+    }
+  };
+  walk(document);
+  return found;
+})"#;
+
 fn page_code(script: PageScript) -> String {
     let action = match script {
-        PageScript::PauseMedia => return PAUSE_MEDIA.to_string(),
+        PageScript::PauseMedia => return PAUSE_MEDIA.replace("MEDIA()", &format!("{MEDIA}()")),
         PageScript::PlayMedia { resume_only } => {
-            return PLAY_MEDIA.replace("RESUME_ONLY", &resume_only.to_string())
+            return PLAY_MEDIA
+                .replace("MEDIA()", &format!("{MEDIA}()"))
+                .replace("RESUME_ONLY", &resume_only.to_string())
         }
         PageScript::ScrollBy(dy) => format!("window.scrollBy({{top: {dy}, behavior: 'instant'}})"),
         PageScript::ScrollPages(n) => format!(
@@ -175,7 +193,11 @@ fn page_code(script: PageScript) -> String {
 /// it runs at document_start; scrolling needs only the DOM.
 fn run_at(script: PageScript) -> &'static str {
     match script {
-        PageScript::Stop => "document_start",
+        // Media: a loaded frame runs it at once, and a frame still loading
+        // (a stalled ad) does not hold up the others.
+        PageScript::Stop | PageScript::PauseMedia | PageScript::PlayMedia { .. } => {
+            "document_start"
+        }
         _ => "document_end",
     }
 }

@@ -139,6 +139,7 @@ pub fn sample_state() -> State {
             },
         ],
         pages: Default::default(),
+        paused_media: Vec::new(),
     }
 }
 

@@ -1,7 +1,7 @@
 //! Playing and pausing what a page plays: "pause the video", "pause
 //! youtube", "resume the music", "play the lofi tab again".
 
-use super::intent::{Intent, Selector};
+use super::intent::{Intent, Selector, Target};
 use super::target::target;
 use super::words::*;
 use super::Parsed;
@@ -48,8 +48,6 @@ const WHATEVER_PLAYS: &[&str] = &[
     "sound",
     "playback",
     "it",
-    "this",
-    "that",
     "again",
     "everything",
     "all",
@@ -57,13 +55,14 @@ const WHATEVER_PLAYS: &[&str] = &[
     "movie",
     "podcast",
     "track",
-    "here",
     "please",
     "now",
-    "tab",
-    "page",
     "playing",
 ];
+
+/// "pause this", "pause this video", "resume the video here": the tab in
+/// front, not every tab that plays.
+const IN_FRONT: &[&str] = &["this", "here", "current", "tab", "page"];
 
 fn media(w: Words) -> Option<Intent> {
     // "stop the video", "stop playing": a pause. Not "stop" alone (stop
@@ -85,6 +84,14 @@ fn media(w: Words) -> Option<Intent> {
     // "pause" alone, "pause the video": whatever plays.
     if all_in(rest, WHATEVER_PLAYS) {
         return Some(Intent::Media { target: None, play });
+    }
+    let in_front =
+        |x: &String| IN_FRONT.contains(&x.as_str()) || WHATEVER_PLAYS.contains(&x.as_str());
+    if mentions(rest, &["this", "here", "current"]) && rest.iter().all(in_front) {
+        return Some(Intent::Media {
+            target: Some(Target::active()),
+            play,
+        });
     }
     let kept: Vec<String> = rest
         .iter()

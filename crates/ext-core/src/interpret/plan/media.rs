@@ -44,12 +44,24 @@ pub fn pause(view: &View, target: Option<&Target>) -> Result<Step, Refusal> {
     Ok(calls(view, &ids, BrowseAction::PauseMedia, "Paused"))
 }
 
-/// "resume" plays again in the tab in front; "resume youtube" in the one
-/// YouTube tab meant. Firefox does not say which tabs hold paused media,
-/// so it is never a sweep.
+/// "resume" plays again what a command paused (else the tab in front);
+/// "resume youtube" the one YouTube tab meant. Firefox does not say which
+/// tabs hold paused media, so a named play is never a sweep.
 pub fn play(view: &View, target: Option<&Target>) -> Result<Step, Refusal> {
     let id = match target {
-        None => view.active().map(|t| t.id).ok_or_else(nothing_plays)?,
+        None => {
+            let ours: Vec<i64> = view
+                .state
+                .paused_media
+                .iter()
+                .copied()
+                .filter(|id| view.tab(*id).is_some())
+                .collect();
+            if !ours.is_empty() {
+                return Ok(calls(view, &ours, BrowseAction::PlayMedia, "Playing"));
+            }
+            view.active().map(|t| t.id).ok_or_else(nothing_plays)?
+        }
         Some(t) => {
             let one = Target {
                 singular: true,
