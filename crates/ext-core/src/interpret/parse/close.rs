@@ -117,7 +117,9 @@ fn keep_only(w: Words) -> Option<Target> {
     ];
     let rest = verb(w, KEEP_ONLY)?;
     let rest = rest.strip_suffix(&["open".to_string()]).unwrap_or(rest);
-    if rest.is_empty() {
+    // "just keep playing", "keep going": not a tab named.
+    let state_only = all_in(rest, &["playing", "going", "it", "on", "up", "them"]);
+    if rest.is_empty() || state_only {
         return None;
     }
     let except: Vec<String> = ["everything", "except"]

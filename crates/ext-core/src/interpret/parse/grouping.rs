@@ -76,6 +76,15 @@ fn sort(w: Words) -> Option<Intent> {
             &["organise"],
         ],
     )?;
+    // "by site name", "by domain": grouping by site, as before.
+    if mentions(
+        rest,
+        &[
+            "site", "sites", "website", "websites", "domain", "domains", "host",
+        ],
+    ) {
+        return None;
+    }
     let by_title = mentions(rest, &["alphabetically", "alphabetical", "abc"])
         || find_seq(rest, &["a", "to", "z"]).is_some()
         || (mentions(rest, &["by"]) && mentions(rest, &["title", "titles", "name", "names"]));

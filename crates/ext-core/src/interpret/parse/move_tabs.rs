@@ -76,7 +76,11 @@ fn move_tabs(w: Words) -> Option<Intent> {
         }
         // "move this left", "move it to the right", "bring the netflix tab
         // here", "put this tab first"
-        let named = rest.len() >= 2;
+        // Not "bring up the first", "take me to the last": a switch.
+        let switching = starts(w, &["bring", "up"]).is_some()
+            || starts(w, &["bring", "me"]).is_some()
+            || starts(w, &["take", "me"]).is_some();
+        let named = rest.len() >= 2 && !switching;
         if let Some(dest) = rest.last().and_then(|x| match x.as_str() {
             "left" => Some(Destination::Left),
             "right" => Some(Destination::Right),

@@ -45,8 +45,16 @@ fn open(w: Words) -> Option<Intent> {
                 .filter(|x| !KIND.contains(&x.as_str()))
                 .cloned()
                 .collect();
-            if url_in(named).is_none() && !words.is_empty() {
+            // "open a new tab in the background": a blank one.
+            let blank = all_in(&words, &["new", "blank", "empty", "fresh", "for", "me"]);
+            if url_in(named).is_none() && !words.is_empty() && !blank {
                 return Some(Intent::OpenNew { words, active });
+            }
+            if blank && !active {
+                return Some(Intent::OpenNew {
+                    words: Vec::new(),
+                    active,
+                });
             }
         }
         // "open github.com in a new tab": opening is always in a new tab.

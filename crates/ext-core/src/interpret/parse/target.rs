@@ -94,7 +94,7 @@ pub fn target(w: &[String]) -> Target {
             };
         }
     }
-    let w = spelled_counts(&without_scope(w));
+    let w = spelled_counts(&without_title_says(&without_scope(w)));
     let mut except = None;
     let mut main: &[String] = &w;
     let mut unused_for = None;
@@ -174,10 +174,14 @@ fn default_scope(selector: &Selector) -> Scope {
 fn spelled_counts(w: &[String]) -> Vec<String> {
     const DETERMINERS: &[&str] = &["the", "my", "those", "these", "all", "both"];
     const SPELLED: &[(&str, &str)] = &[("2", "two"), ("3", "three"), ("4", "four"), ("5", "five")];
+    // "close 5 minute crafts" names a tab: a count is of tabs said so.
+    let says_tabs = w
+        .iter()
+        .any(|x| ["tabs", "ones", "windows"].contains(&x.as_str()));
     w.iter()
         .enumerate()
         .map(|(i, x)| {
-            let leads = i == 0 || DETERMINERS.contains(&w[i - 1].as_str());
+            let leads = says_tabs && (i == 0 || DETERMINERS.contains(&w[i - 1].as_str()));
             let spelled = SPELLED.iter().find(|(digit, _)| digit == x);
             match spelled {
                 Some((_, word)) if leads && i + 1 < w.len() => word.to_string(),
@@ -283,22 +287,49 @@ const GENERIC: &[&str] = &[
     "articles",
     "about",
     "regarding",
-    // "tabs called rust", "with rust in the title", "that mention rust"
-    "called",
-    "named",
-    "titled",
-    "containing",
-    "contain",
-    "contains",
-    "mention",
-    "mentions",
-    "mentioning",
-    "whose",
-    "word",
-    "words",
-    "title",
-    "name",
 ];
+
+/// How people say which words a title has: "tabs called rust", "with the
+/// word rust", "whose title contains rust", "with rust in the title".
+/// Dropped as phrases, so that "microsoft word" keeps its "word".
+const TITLE_SAYS: &[&[&str]] = &[
+    &["whose", "title", "contains"],
+    &["whose", "titles", "contain"],
+    &["whose", "name", "contains"],
+    &["with", "the", "words"],
+    &["with", "the", "word"],
+    &["that", "mention"],
+    &["that", "mentions"],
+    &["mentioning"],
+    &["containing"],
+    &["called"],
+    &["named"],
+    &["titled"],
+    &["in", "the", "title"],
+    &["in", "the", "name"],
+    &["in", "their", "title"],
+    &["in", "its", "title"],
+];
+
+/// The words without `TITLE_SAYS` phrases (when something is left).
+fn without_title_says(w: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < w.len() {
+        match TITLE_SAYS.iter().find(|p| starts(&w[i..], p).is_some()) {
+            Some(p) => i += p.len(),
+            None => {
+                out.push(w[i].clone());
+                i += 1;
+            }
+        }
+    }
+    if out.iter().any(|x| !STOP.contains(&x.as_str())) {
+        out
+    } else {
+        w.to_vec()
+    }
+}
 
 /// Whether words name tabs rather than only say "tabs": "gmail", not
 /// "the tabs", "the ones".
@@ -433,6 +464,11 @@ fn selector(w: &[String]) -> (Selector, bool) {
         "of",
         "ones",
         "marked",
+        "both",
+        "two",
+        "three",
+        "four",
+        "five",
     ];
     if !w.is_empty()
         && only(&selection)

@@ -90,7 +90,21 @@ pub fn open_new(view: &View, words: &[String], active: bool) -> Result<Step, Ref
     let state = view.state;
     let joined = words.join(" ");
     let site = sites::by_name(&joined).or_else(|| sites::by_name(&words.concat()));
-    let (url, name) = if let Some(site) = site {
+    let (url, name) = if words.is_empty() {
+        // A blank tab: Firefox's new tab page.
+        return Ok(one_call(
+            Call::create_tab(CreateTabArgs {
+                active: (!active).then_some(false),
+                ..Default::default()
+            }),
+            if active {
+                "Opened a new tab.".into()
+            } else {
+                "Opened a new tab in the background.".into()
+            },
+            vec![],
+        ));
+    } else if let Some(site) = site {
         (
             format!("https://{}", site.places[0]),
             site.display.to_string(),
@@ -105,10 +119,11 @@ pub fn open_new(view: &View, words: &[String], active: bool) -> Result<Step, Ref
             singular: true,
             ..Target::of(Selector::Named(vec![words.to_vec()]))
         };
-        let id = one_tab(view, &target, false).map_err(|_| {
-            not_found(format!(
+        let id = one_tab(view, &target, false).map_err(|e| match e.code {
+            crate::error::ErrorCode::NotFound => not_found(format!(
                 "No site, bookmark or tab matches '{joined}'. Say 'search for {joined}' to search the web."
-            ))
+            )),
+            _ => e,
         })?;
         let tab = view.tab(id).ok_or_else(|| not_found("That tab is gone."))?;
         (tab.url.clone(), format!("'{}'", clip(&tab.title, 60)))

@@ -26,6 +26,7 @@ pub fn sort(view: &View, scope: Scope, by: SortKey) -> Result<Step, Refusal> {
     }
     let mut step = Step::default();
     let mut sorted_count = 0;
+    let mut loose_count = 0;
     for tabs in windows.values_mut() {
         tabs.sort_by_key(|t| t.index);
         let pinned = tabs.iter().filter(|t| t.pinned).count();
@@ -34,6 +35,7 @@ pub fn sort(view: &View, scope: Scope, by: SortKey) -> Result<Step, Refusal> {
             .copied()
             .filter(|t| !t.pinned && !t.is_grouped())
             .collect();
+        loose_count += loose.len();
         let mut order = loose.clone();
         order.sort_by_cached_key(|t| key(t, by));
         // In order already: sorted and one block right after the pinned.
@@ -59,7 +61,9 @@ pub fn sort(view: &View, scope: Scope, by: SortKey) -> Result<Step, Refusal> {
         SortKey::Title => "by title",
         SortKey::Address => "by address",
     };
-    step.reply = if step.calls.is_empty() {
+    step.reply = if loose_count == 0 {
+        "Every tab here is pinned or in a group; sorting leaves those as they are.".into()
+    } else if step.calls.is_empty() {
         format!("Your tabs are already in order {how}.")
     } else {
         format!("Sorted {} {how}.", plural(sorted_count, "tab"))
