@@ -40,7 +40,7 @@
 use crate::background::Background;
 use crate::memory::MemoryBrowser;
 use crate::storage::MemoryStorage;
-use crate::tab_state::State;
+use crate::tab_state::{State, Tab};
 use futures::executor::block_on;
 use serde_json::{json, Value};
 
@@ -247,6 +247,17 @@ pub fn check_heard(
     );
     let open_ids = |s: &State| s.tabs.iter().map(|t| t.id).collect::<Vec<_>>();
     let focused = after.windows.iter().find(|w| w.focused).map(|w| w.id);
+    // The ids of the tabs with a flag set, after: `muted 2,3`.
+    let flagged = |flag: fn(&Tab) -> bool| -> Vec<i64> {
+        sorted(
+            after
+                .tabs
+                .iter()
+                .filter(|t| flag(t))
+                .map(|t| t.id)
+                .collect(),
+        )
+    };
     let mut problems = Vec::new();
     let mut expected_confirm = false;
     let mut expected_error = false;
@@ -269,46 +280,10 @@ pub fn check_heard(
                     .iter()
                     .any(|t| t.id == want && t.active && Some(t.window_id) == focused)
             }
-            "muted" => {
-                sorted(
-                    after
-                        .tabs
-                        .iter()
-                        .filter(|t| t.muted)
-                        .map(|t| t.id)
-                        .collect(),
-                ) == ids(rest)
-            }
-            "pinned" => {
-                sorted(
-                    after
-                        .tabs
-                        .iter()
-                        .filter(|t| t.pinned)
-                        .map(|t| t.id)
-                        .collect(),
-                ) == ids(rest)
-            }
-            "audible" => {
-                sorted(
-                    after
-                        .tabs
-                        .iter()
-                        .filter(|t| t.audible)
-                        .map(|t| t.id)
-                        .collect(),
-                ) == ids(rest)
-            }
-            "discarded" => {
-                sorted(
-                    after
-                        .tabs
-                        .iter()
-                        .filter(|t| t.discarded)
-                        .map(|t| t.id)
-                        .collect(),
-                ) == ids(rest)
-            }
+            "muted" => flagged(|t| t.muted) == ids(rest),
+            "pinned" => flagged(|t| t.pinned) == ids(rest),
+            "audible" => flagged(|t| t.audible) == ids(rest),
+            "discarded" => flagged(|t| t.discarded) == ids(rest),
             "group" => {
                 let q = rest.strip_prefix('"').unwrap_or(rest);
                 let end = q.find('"').unwrap_or(q.len());
