@@ -911,21 +911,21 @@ impl Browser for MemoryBrowser {
         // A pause silences what plays (noting it as ours); a play resumes
         // what we paused, or (unless only that is asked) whatever the page
         // holds paused, as Firefox's page script does with its first.
-        let changed = match script {
+        let media = match script {
             PageScript::PauseMedia if playing.audible => {
                 playing.audible = false;
                 state.paused_media.push(tab_id);
-                1.0
+                Some(1.0)
             }
             PageScript::PlayMedia { resume_only } if ours || !resume_only && !playing.audible => {
                 playing.audible = true;
                 state.paused_media.retain(|id| *id != tab_id);
-                1.0
+                Some(1.0)
             }
-            PageScript::PauseMedia | PageScript::PlayMedia { .. } => 0.0,
-            _ => -1.0,
+            PageScript::PauseMedia | PageScript::PlayMedia { .. } => Some(0.0),
+            _ => None,
         };
-        if changed >= 0.0 {
+        if let Some(changed) = media {
             return Ok(changed);
         }
         drop(guard);

@@ -472,14 +472,13 @@ impl<B: Browser, S: Storage> Background<B, S> {
         };
         // Paused by a command, and neither closed nor playing again since.
         let still_paused = |id: &&i64| state.tabs.iter().any(|t| t.id == **id && !t.audible);
-        let paused: Vec<i64> = self
+        state.paused_media = self
             .paused_media
             .borrow()
             .iter()
             .filter(still_paused)
             .copied()
             .collect();
-        state.paused_media = paused;
         if interpret::needs_pages(text) {
             state.pages = read_topics(b, &state.tabs).await;
         }

@@ -43,7 +43,7 @@ impl<'a> View<'a> {
         self.state.tabs.iter().find(|t| t.id == id)
     }
 
-    fn in_scope(&self, scope: Scope) -> Vec<&'a Tab> {
+    pub(crate) fn in_scope(&self, scope: Scope) -> Vec<&'a Tab> {
         self.state
             .tabs
             .iter()

@@ -210,6 +210,12 @@ pub fn by_name(name: &str) -> Option<&'static Site> {
     SITES.iter().find(|s| s.names.contains(&name))
 }
 
+/// The site some words name, spaced or run together ("hacker news",
+/// "git hub").
+pub fn by_words(words: &[String]) -> Option<&'static Site> {
+    by_name(&words.join(" ")).or_else(|| by_name(&words.concat()))
+}
+
 /// Host and path of a URL, without scheme, `www.` or query.
 pub fn host_and_path(url: &str) -> (String, String) {
     let rest = url.split("://").nth(1).unwrap_or(url);

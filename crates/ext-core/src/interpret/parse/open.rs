@@ -118,12 +118,7 @@ pub fn each_site(clause: Words) -> Option<Vec<Vec<String>>> {
     let rest = verb(clause, OPEN)?;
     let lead = &clause[..clause.len() - rest.len()];
     let parts: Vec<Words> = rest.split(|x| x == "and").map(strip_articles).collect();
-    let known = |p: Words| {
-        !p.is_empty()
-            && (sites::by_name(&p.join(" ")).is_some()
-                || sites::by_name(&p.concat()).is_some()
-                || url_in(p).is_some())
-    };
+    let known = |p: Words| !p.is_empty() && (sites::by_words(p).is_some() || url_in(p).is_some());
     (parts.len() >= 2 && parts.iter().all(|p| known(p))).then(|| {
         parts
             .iter()

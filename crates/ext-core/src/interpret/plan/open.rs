@@ -35,8 +35,7 @@ pub fn open(view: &View, words: &[String]) -> Result<Step, Refusal> {
         step.reply = format!("Switched to '{}'.", title(view, id));
         return Ok(step);
     }
-    let joined = words.join(" ");
-    if let Some(site) = sites::by_name(&joined).or_else(|| sites::by_name(&words.concat())) {
+    if let Some(site) = sites::by_words(words) {
         let place = site.places[0];
         step.calls.push(Call::create_tab(CreateTabArgs {
             url: Some(format!("https://{place}")),
@@ -89,7 +88,7 @@ fn site_and_subject(words: &[String]) -> Option<(String, Vec<String>)> {
 pub fn open_new(view: &View, words: &[String], active: bool) -> Result<Step, Refusal> {
     let state = view.state;
     let joined = words.join(" ");
-    let site = sites::by_name(&joined).or_else(|| sites::by_name(&words.concat()));
+    let site = sites::by_words(words);
     let (url, name) = if words.is_empty() {
         // A blank tab: Firefox's new tab page.
         return Ok(one_call(

@@ -4,6 +4,7 @@
 use super::{plural, Refusal, Step};
 use crate::interpret::parse::{Scope, SortKey};
 use crate::interpret::resolve::View;
+use crate::interpret::sites;
 use crate::log::Call;
 use crate::tab_state::Tab;
 use crate::tools::args::MoveTabsArgs;
@@ -14,15 +15,8 @@ use std::collections::BTreeMap;
 /// other tabs are sorted into one block right after the pinned ones.
 pub fn sort(view: &View, scope: Scope, by: SortKey) -> Result<Step, Refusal> {
     let mut windows: BTreeMap<i64, Vec<&Tab>> = BTreeMap::new();
-    for t in &view.state.tabs {
-        let in_scope = match scope {
-            Scope::Everywhere => true,
-            Scope::ThisWindow => t.window_id == view.focused_window,
-            Scope::OtherWindows => t.window_id != view.focused_window,
-        };
-        if in_scope {
-            windows.entry(t.window_id).or_default().push(t);
-        }
+    for t in view.in_scope(scope) {
+        windows.entry(t.window_id).or_default().push(t);
     }
     let mut step = Step::default();
     let mut sorted_count = 0;
@@ -72,7 +66,7 @@ pub fn sort(view: &View, scope: Scope, by: SortKey) -> Result<Step, Refusal> {
 }
 
 /// Case and leading marks ignored ("(3) Inbox" sorts under I); the
-/// address without its scheme and "www.".
+/// address without its scheme, "www." or query.
 fn key(t: &Tab, by: SortKey) -> String {
     match by {
         SortKey::Title => t
@@ -80,8 +74,8 @@ fn key(t: &Tab, by: SortKey) -> String {
             .trim_start_matches(|c: char| !c.is_alphanumeric())
             .to_lowercase(),
         SortKey::Address => {
-            let rest = t.url.split_once("://").map_or(t.url.as_str(), |(_, r)| r);
-            rest.trim_start_matches("www.").to_lowercase()
+            let (host, path) = sites::host_and_path(&t.url);
+            format!("{host}{}", path.to_lowercase())
         }
     }
 }
