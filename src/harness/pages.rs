@@ -7,6 +7,7 @@
 //! | `/article?title=T` | an article Firefox offers reader view for |
 //! | `/audio?title=T` | an `<audio autoplay loop>` of `/tone.wav`, so the tab becomes audible |
 //! | `/tone.wav` | 1 s of a 440 Hz tone, 16-bit mono PCM |
+//! | `/synth?title=T` | a Web Audio oscillator: audible, with no `<audio>` or `<video>` to pause |
 //! | `/search?q=Q` | title `Search: Q`, echoes Q |
 //!
 //! | any path given to [`PageServer::with_files`] | that file |
@@ -135,6 +136,11 @@ impl PageServer {
     /// A page titled `title` that loops an audible tone.
     pub fn audio_page(&self, title: &str) -> String {
         self.url(&format!("/audio?title={}", encode_component(title)))
+    }
+
+    /// A page whose sound is a Web Audio oscillator: nothing to pause.
+    pub fn synth_page(&self, title: &str) -> String {
+        self.url(&format!("/synth?title={}", encode_component(title)))
     }
 
     /// A page that never finishes loading (for "stop").
@@ -326,6 +332,14 @@ fn respond(url: &str, wav: &[u8]) -> Response {
         "/audio" => html(
             title.as_deref().unwrap_or("Audio page"),
             r#"<audio src="/tone.wav" autoplay loop></audio>"#,
+        ),
+        "/synth" => html(
+            title.as_deref().unwrap_or("Synth page"),
+            "<script>const c = new AudioContext(); const o = c.createOscillator(); \
+             const g = c.createGain(); g.gain.value = 0.1; \
+             o.connect(g).connect(c.destination); o.start(); \
+             const show = () => document.documentElement.dataset.audio = c.state; \
+             c.onstatechange = show; show();</script>",
         ),
         "/search" => {
             let q = param("q").unwrap_or_default();

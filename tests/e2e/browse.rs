@@ -174,6 +174,42 @@ fn pausing_and_playing_a_page_and_undoing_it() {
     wait_paused(true, "pause by the tool");
 }
 
+#[test]
+fn a_pause_sweep_passes_over_sound_it_cannot_pause() {
+    let env = start();
+    let radio = env.open_active(&env.pages.audio_page("Radio loop"), "Radio loop");
+    let synth = env.open_active(&env.pages.synth_page("Synth toy"), "Synth toy");
+    for id in [radio, synth] {
+        env.wait_tab(id, "the tab to play", |t| t["audible"] == true);
+    }
+    // The synth's sound is Web Audio: no page script can pause it, and it
+    // does not keep the radio playing.
+    let r = env.ff.command("pause").unwrap();
+    assert_eq!(r["ok"], true, "{r}");
+    let reply = r["reply"].as_str().unwrap();
+    assert!(reply.starts_with("Paused what was playing."), "{r}");
+    assert!(reply.contains("'Synth toy' plays sound"), "{r}");
+    wait_for(LOAD, "the radio to pause", || {
+        let paused = env
+            .ff
+            .page_eval("/audio", "return document.querySelector('audio').paused;")?;
+        Ok((paused == true).then_some(()))
+    })
+    .unwrap();
+    let running = env
+        .ff
+        .page_eval("/synth", "return document.documentElement.dataset.audio;")
+        .unwrap();
+    assert_eq!(running, "running");
+    // Where nothing at all can be paused, the command fails and says why.
+    let r = env.ff.command("pause the synth toy").unwrap();
+    assert_eq!(r["error"]["code"], "NOT_FOUND", "{r}");
+    assert!(
+        r["reply"].as_str().unwrap().contains("mute it instead"),
+        "{r}"
+    );
+}
+
 fn browse_tab(env: &Env, action: &str, tab_id: i64) -> Value {
     env.ok("browse", json!({ "action": action, "tabId": tab_id }))["result"].clone()
 }

@@ -308,6 +308,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
                 error: None,
                 special: None,
                 query: false,
+                passable: Vec::new(),
             },
             undo_into: undo_id.clone(),
         }));

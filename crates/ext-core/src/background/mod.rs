@@ -12,7 +12,7 @@ pub use describe::describe;
 use describe::summarize;
 
 use crate::browser::Browser;
-use crate::error::{ToolError, ToolResult};
+use crate::error::{ErrorCode, ToolError, ToolResult};
 use crate::interpret::{self, Addressed, Plan, Special};
 use crate::log::book::{self, LogIndex, LogWrite};
 use crate::log::{compacted, LogBook, LogEntry, LoggedCall, Retention};
@@ -526,7 +526,8 @@ impl<B: Browser, S: Storage> Background<B, S> {
         let mut undo_steps = Vec::new();
         let mut failure = None;
         let mut summaries = Vec::new();
-        for c in &plan.calls {
+        let mut passed_over = Vec::new();
+        for (i, c) in plan.calls.iter().enumerate() {
             match tools::run_tool(&self.scoped(), &c.tool, &c.args).await {
                 Ok(out) => {
                     self.note_media(&c.tool, &c.args, &out.result);
@@ -538,10 +539,19 @@ impl<B: Browser, S: Storage> Background<B, S> {
                 }
                 Err(e) => {
                     performed.push(LoggedCall::new(&c.tool, &c.args, &Value::Null));
+                    if e.code == ErrorCode::NotFound && plan.passable.contains(&i) {
+                        passed_over.push(e);
+                        continue;
+                    }
                     failure = Some(e);
                     break;
                 }
             }
+        }
+        // A sweep that found nothing anywhere fails as its first call did.
+        if failure.is_none() && !passed_over.is_empty() && passed_over.len() == performed.len() {
+            failure = passed_over.first().cloned();
+            passed_over.clear();
         }
         let undo_id = self
             .record_undo_into(undo_into, &clip(text, 80), undo_steps, time)
@@ -549,7 +559,10 @@ impl<B: Browser, S: Storage> Background<B, S> {
         let (reply, error) = match &failure {
             None => {
                 let mut reply = plan.reply.clone();
-                for s in &summaries {
+                for s in summaries
+                    .iter()
+                    .chain(passed_over.iter().map(|e| &e.message))
+                {
                     reply.push(' ');
                     reply += s;
                 }

@@ -86,6 +86,11 @@ pub struct Plan {
     /// The calls that read rather than change (their results make the reply).
     #[serde(skip)]
     pub query: bool,
+    /// The calls (by index) that may find nothing without stopping the
+    /// rest: a sweep's, such as pausing every tab that plays when one
+    /// plays through Web Audio, which no page script can pause.
+    #[serde(skip)]
+    pub passable: Vec<usize>,
 }
 
 impl Plan {
@@ -112,6 +117,7 @@ impl Plan {
             error: Some(code),
             special: None,
             query: false,
+            passable: Vec::new(),
         }
     }
 
@@ -400,6 +406,7 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
                 error: None,
                 special: Some(s),
                 query: false,
+                passable: Vec::new(),
             };
         }
     }
@@ -411,6 +418,7 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
     let mut questions = Vec::new();
     let mut previous = Vec::new();
     let mut query = false;
+    let mut passable = Vec::new();
     // Nothing of a plan runs unless all of it can: past the first clause,
     // the reply says so, as the earlier clauses' replies ("Closed
     // 'r/rust'.") would say otherwise.
@@ -465,6 +473,9 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
         if let Some(q) = step.confirm {
             questions.push(q);
         }
+        if step.sweep {
+            passable.extend(calls.len()..calls.len() + step.calls.len());
+        }
         calls.extend(step.calls);
     }
     let needs_confirmation = !questions.is_empty();
@@ -476,6 +487,7 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
         error: None,
         special: None,
         query,
+        passable,
     }
 }
 

@@ -154,7 +154,12 @@ pub async fn browse<B: Browser>(b: &B, a: BrowseArgs) -> ToolResult<ToolOutput> 
             let changed = b.run_page_script(tab.id, script).await?;
             if changed == 0.0 {
                 let title = clip(&tab.title, 60);
-                return Err(ToolError::not_found(if pause {
+                return Err(ToolError::not_found(if pause && tab.audible {
+                    format!(
+                        "'{title}' plays sound that is not a video or audio on the page, \
+                         so it cannot be paused; mute it instead."
+                    )
+                } else if pause {
                     format!("Nothing is playing in '{title}'.")
                 } else {
                     format!(

@@ -67,6 +67,7 @@ fn bookmark_each(view: &View, ids: &[i64], folder: Option<&str>) -> Result<Step,
         },
         confirm: None,
         touched: web,
+        sweep: false,
     })
 }
 

@@ -136,6 +136,7 @@ pub fn close(view: &View, target: &Target, options: &Options) -> Result<Step, Re
         confirm: (!reasons.is_empty())
             .then(|| format!("Close {what}? ({}) Say yes to confirm.", reasons.join(", "))),
         touched: ids,
+        sweep: false,
     })
 }
 

@@ -1,6 +1,6 @@
 //! Pausing and playing what pages play: one `browse` call per tab.
 
-use super::{one_tab, plural, target_ids, title, Refusal, Step};
+use super::{one_tab, target_ids, title, Refusal, Step};
 use crate::error::ErrorCode;
 use crate::interpret::parse::Target;
 use crate::interpret::resolve::View;
@@ -101,11 +101,17 @@ fn calls(view: &View, ids: &[i64], action: BrowseAction, done: &str) -> Step {
                 })
             })
             .collect(),
-        reply: match ids {
-            [one] => format!("{done} '{}'.", title(view, *one)),
-            _ => format!("{done} {}.", plural(ids.len(), "tab")),
+        // A sweep's reply counts no tabs: the background adds those it
+        // had to pass over.
+        reply: match (ids, action) {
+            ([one], _) => format!("{done} '{}'.", title(view, *one)),
+            (_, BrowseAction::PauseMedia) => "Paused what was playing.".into(),
+            _ => "Playing again what was paused.".into(),
         },
         confirm: None,
         touched: ids.to_vec(),
+        // One tab whose sound no page script reaches (Web Audio, a
+        // plugin) does not keep the others playing.
+        sweep: ids.len() > 1,
     }
 }

@@ -42,6 +42,9 @@ pub struct Step {
     pub confirm: Option<String>,
     /// Tabs acted on, for "the rest" in the next clause.
     pub touched: Vec<i64>,
+    /// Each call stands alone: one that finds nothing is passed over
+    /// (see [`crate::interpret::Plan::passable`]).
+    pub sweep: bool,
 }
 
 /// A clause that cannot be planned: the code to answer and what to say.
@@ -247,6 +250,7 @@ pub(super) fn one_call(call: Call, reply: String, touched: Vec<i64>) -> Step {
         reply,
         confirm: None,
         touched,
+        sweep: false,
     }
 }
 
