@@ -171,6 +171,51 @@ fn random_changes_to_random_layouts_are_undone_exactly() {
 }
 
 #[test]
+fn merging_a_window_into_another_and_undoing_opens_it_again_as_it_was() {
+    let env = start();
+    let windows = open(&env, &Layout::issue_15(30));
+    let before = snapshot(&env.ff, &windows).unwrap();
+    let second: Vec<i64> = state_of(&env, &windows)
+        .tabs
+        .iter()
+        .filter(|t| t.window_id == windows[1])
+        .map(|t| t.id)
+        .collect();
+    // Every tab of the second window, pinned, muted and grouped ones too:
+    // Firefox closes the emptied window.
+    let r = env.ok(
+        "move_tabs",
+        json!({ "tabIds": second, "windowId": windows[0] }),
+    );
+    assert_eq!(r["result"]["closedWindows"], json!([windows[1]]), "{r}");
+    let open_now: Vec<i64> = env
+        .windows()
+        .unwrap()
+        .iter()
+        .filter_map(|w| w["id"].as_i64())
+        .collect();
+    assert!(!open_now.contains(&windows[1]), "{open_now:?}");
+    env.undo();
+    let reopened = env
+        .tabs()
+        .iter()
+        .find(|t| t["id"] == second[0])
+        .and_then(|t| t["windowId"].as_i64())
+        .expect("the tab is open");
+    assert!(!windows.contains(&reopened), "a new window");
+    let after = snapshot(&env.ff, &[windows[0], reopened]).unwrap();
+    let misplaced: Vec<(&Value, &Value)> =
+        before.iter().zip(&after).filter(|(b, a)| b != a).collect();
+    assert!(
+        misplaced.is_empty() && after.len() == before.len(),
+        "{} of {} tabs not back in place: {misplaced:#?}",
+        misplaced.len().max(before.len().abs_diff(after.len())),
+        before.len()
+    );
+    close_windows(&env.ff, &[windows[0], reopened]).unwrap();
+}
+
+#[test]
 fn tabs_of_a_window_closed_since_come_back_together_in_a_new_window() {
     let env = start();
     let layout = Layout::issue_15(80);

@@ -29,7 +29,7 @@
 //! title), `ungrouped IDS` (these tabs are in no group), `collapsed TITLES`
 //! (exactly these groups are collapsed), `tidy` (in each window group colors
 //! differ, titles are one or two words, no group has a single tab),
-//! `window W IDS` (these tabs are in window W), `index ID N`,
+//! `window W IDS` (these tabs are in window W), `windows N`, `index ID N`,
 //! `calls TOOL,TOOL` (the tools performed, in order), `args TOOL key=value
 //! …` (a performed call's arguments; strings may be quoted), `opened TEXT`
 //! (a new tab whose URL contains TEXT), `confirm` (it asked first),
@@ -312,6 +312,7 @@ pub fn check_heard(
                 })
             }
             "groups" => rest.parse::<usize>() == Ok(after.groups.len()),
+            "windows" => rest.parse::<usize>() == Ok(after.windows.len()),
             "together" => {
                 let want = ids(rest);
                 after.groups.iter().any(|g| members(&after, g.id) == want)

@@ -24,9 +24,22 @@ fn move_tabs_within_and_across_windows_and_undo() {
     let s = f.state();
     let moved = s.tabs.iter().find(|t| t.id == 2).unwrap();
     assert_eq!((moved.window_id, moved.index, moved.group_id), (2, 2, -1));
+    // All of a window's tabs into a new one would only replace it.
     assert_eq!(
-        f.fails("move_tabs", json!({"tabIds": [7, 8, 2], "windowId": 1})),
+        f.fails("move_tabs", json!({"tabIds": [7, 8, 2], "newWindow": true})),
         "REFUSED"
+    );
+    // All of them into another window: Firefox closes the emptied one, and
+    // undo opens it again with its tabs where they were.
+    let moved_twice = f.layout();
+    let r = f.tool("move_tabs", json!({"tabIds": [7, 8, 2], "windowId": 1}));
+    assert_eq!(r["result"]["closedWindows"], json!([2]));
+    assert_eq!(f.state().windows.len(), 1);
+    f.undo();
+    assert_eq!(f.layout(), moved_twice);
+    assert!(
+        f.state().windows.iter().any(|w| w.id == 1 && w.focused),
+        "the window in front stays in front"
     );
     f.undo();
     f.undo();

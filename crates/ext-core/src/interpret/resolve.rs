@@ -5,7 +5,7 @@ use super::hearing::sound_distance;
 use super::parse::{all_in, GroupWhich, Position, Scope, Selector, Target, FUNCTION_WORDS};
 use super::sites::{self, host_and_path};
 use super::text::close_enough;
-use crate::tab_state::{Bookmark, Group, State, Tab};
+use crate::tab_state::{Bookmark, Group, State, Tab, NO_GROUP};
 
 /// The browser as a command sees it: the snapshot plus who is in front.
 pub struct View<'a> {
@@ -51,8 +51,27 @@ impl<'a> View<'a> {
                 Scope::Everywhere => true,
                 Scope::ThisWindow => t.window_id == self.focused_window,
                 Scope::OtherWindows => t.window_id != self.focused_window,
+                Scope::Window(n) => Some(t.window_id) == self.numbered_window(n),
             })
             .collect()
+    }
+
+    /// The window a scope is all of, if it is one.
+    pub(crate) fn scope_window(&self, scope: Scope) -> Option<i64> {
+        match scope {
+            Scope::ThisWindow => Some(self.focused_window),
+            Scope::Window(n) => self.numbered_window(n),
+            Scope::Everywhere | Scope::OtherWindows => None,
+        }
+    }
+
+    /// "window 2": the windows in the order Firefox opened them, from 1.
+    pub(crate) fn numbered_window(&self, n: i64) -> Option<i64> {
+        let mut ids: Vec<i64> = self.state.windows.iter().map(|w| w.id).collect();
+        ids.sort_unstable();
+        usize::try_from(n - 1)
+            .ok()
+            .and_then(|i| ids.get(i).copied())
     }
 
     /// Tabs of the focused window in strip order.
@@ -211,8 +230,24 @@ fn select(
             true,
             "pinned",
         ),
+        Selector::Grouped { grouped } => plain(
+            ids(scoped
+                .into_iter()
+                .filter(|t| (t.group_id != NO_GROUP) == *grouped)
+                .collect()),
+            false,
+            if *grouped { "grouped" } else { "ungrouped" },
+        ),
         Selector::Positions(positions) => {
-            let window = view.window_tabs();
+            // "tab 2 in window 3": positions in that window.
+            let window = match scope {
+                Scope::Window(_) => {
+                    let mut tabs = view.in_scope(scope);
+                    tabs.sort_by_key(|t| t.index);
+                    tabs
+                }
+                _ => view.window_tabs(),
+            };
             let n = window.len() as i64;
             let mut picked = Vec::new();
             for p in positions {
@@ -335,7 +370,7 @@ fn select(
                     }
                 }
             }
-            plain(all, true, &labels.join(" and "))
+            plain(all, true, &spoken_list(&labels))
         }
         Selector::Named(phrases) => {
             let mut all = Vec::new();
@@ -358,6 +393,16 @@ fn select(
                 } else {
                     found
                 };
+                // "the shopping tabs": the sites of that kind.
+                let kind = sites::kind_by_words(words).filter(|_| found.is_empty());
+                let found = match kind {
+                    Some(kind) => ids(scoped
+                        .iter()
+                        .copied()
+                        .filter(|t| sites::hosts(kind, &t.url))
+                        .collect()),
+                    None => found,
+                };
                 if found.is_empty() {
                     if strict {
                         return Err(format!("No tab matches '{}'.", words.join(" ")));
@@ -365,7 +410,7 @@ fn select(
                     continue;
                 }
                 per_name.push(found.len());
-                labels.push(name_label(words));
+                labels.push(kind.map_or_else(|| name_label(words), |k| k.display.to_string()));
                 for id in found {
                     if !all.contains(&id) {
                         all.push(id);
@@ -375,7 +420,7 @@ fn select(
             Resolved {
                 ids: all,
                 explicit: true,
-                label: labels.join(" and "),
+                label: spoken_list(&labels),
                 matched_per_name: per_name,
             }
         }
@@ -720,4 +765,13 @@ pub fn match_bookmarks<'a>(words: &[String], bookmarks: &'a [Bookmark]) -> Vec<&
         }
     }
     Vec::new()
+}
+
+/// "Slack", "Slack and Jira", "Slack, Jira and Confluence".
+fn spoken_list(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
 }

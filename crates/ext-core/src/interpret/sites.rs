@@ -183,6 +183,117 @@ pub const SITES: &[Site] = &[
     site(&["airbnb"], &["airbnb.com"], "Airbnb"),
 ];
 
+/// Kinds of site, for "close the shopping tabs", "mute the videos",
+/// "close social media": tried only when no tab matches the words as a
+/// name, so a tab that says "news" is still found by its title.
+pub const KINDS: &[Site] = &[
+    site(
+        &["shopping", "shop", "shops", "store", "stores"],
+        &[
+            "amazon.com",
+            "amazon.co.uk",
+            "amazon.de",
+            "ebay.com",
+            "ebay.co.uk",
+            "etsy.com",
+            "walmart.com",
+            "aliexpress.com",
+            "temu.com",
+            "target.com",
+            "bestbuy.com",
+            "ikea.com",
+            "zalando.com",
+        ],
+        "shopping",
+    ),
+    site(
+        &[
+            "video",
+            "videos",
+            "streaming",
+            "video sites",
+            "movies",
+            "shows",
+        ],
+        &[
+            "youtube.com",
+            "youtu.be",
+            "netflix.com",
+            "vimeo.com",
+            "twitch.tv",
+            "primevideo.com",
+            "disneyplus.com",
+            "hulu.com",
+            "max.com",
+            "tiktok.com",
+            "dailymotion.com",
+        ],
+        "video",
+    ),
+    site(
+        &[
+            "social",
+            "social media",
+            "social networks",
+            "social network",
+        ],
+        &[
+            "facebook.com",
+            "instagram.com",
+            "twitter.com",
+            "x.com",
+            "reddit.com",
+            "linkedin.com",
+            "tiktok.com",
+            "threads.net",
+            "bsky.app",
+            "mastodon.social",
+            "pinterest.com",
+        ],
+        "social media",
+    ),
+    site(
+        &["news", "news sites", "newspapers"],
+        &[
+            "nytimes.com",
+            "bbc.co.uk",
+            "bbc.com",
+            "theguardian.com",
+            "cnn.com",
+            "reuters.com",
+            "apnews.com",
+            "washingtonpost.com",
+            "news.ycombinator.com",
+            "news.google.com",
+            "wsj.com",
+            "bloomberg.com",
+            "ft.com",
+            "npr.org",
+            "aljazeera.com",
+        ],
+        "news",
+    ),
+    site(
+        &["music"],
+        &[
+            "open.spotify.com",
+            "music.youtube.com",
+            "soundcloud.com",
+            "bandcamp.com",
+            "music.apple.com",
+            "deezer.com",
+            "tidal.com",
+        ],
+        "music",
+    ),
+];
+
+/// The kind of site some words name ("shopping", "social media").
+pub fn kind_by_words(words: &[String]) -> Option<&'static Site> {
+    let said = words.join(" ");
+    KINDS.iter().find(|k| k.names.contains(&said.as_str()))
+}
+
 const fn site(
     names: &'static [&'static str],
     places: &'static [&'static str],

@@ -33,6 +33,7 @@ pub async fn group_tabs<B: Browser>(b: &B, a: GroupTabsArgs) -> ToolResult<ToolO
         .collect();
     let mut undo = vec![UndoStep::Restore {
         placements: placements(&concerned, &groups),
+        closed_windows: Vec::new(),
     }];
     if let Some(g) = &existing {
         undo.push(UndoStep::RestoreGroup { group: g.clone() });
@@ -116,6 +117,7 @@ pub async fn ungroup_tabs<B: Browser>(b: &B, a: UngroupTabsArgs) -> ToolResult<T
     }
     let undo = UndoStep::Restore {
         placements: placements(&tabs, &groups),
+        closed_windows: Vec::new(),
     };
     let ids = ids_of(&tabs);
     b.ungroup_tabs(&ids).await?;

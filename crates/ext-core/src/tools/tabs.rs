@@ -193,16 +193,10 @@ pub async fn move_tabs<B: Browser>(b: &B, a: MoveTabsArgs) -> ToolResult<ToolOut
     }
     let all = b.tabs().await?;
     let moving = find_tabs(&all, &a.tab_ids)?;
-    if a.window_id.is_some() || new_window {
-        let leaving: Vec<Tab> = moving
-            .iter()
-            .filter(|t| new_window || Some(t.window_id) != a.window_id)
-            .cloned()
-            .collect();
-        check_not_emptying(&all, &leaving).map_err(|_| {
-            ToolError::refused(
-                "That would move every tab out of a window and close it; leave at least one tab there.",
-            )
+    if new_window {
+        // A window emptied into a new one would only be replaced by it.
+        check_not_emptying(&all, &moving).map_err(|_| {
+            ToolError::refused("Those are all the tabs of their window; it is a window already.")
         })?;
     }
     let groups = b.groups().await?;
@@ -210,14 +204,44 @@ pub async fn move_tabs<B: Browser>(b: &B, a: MoveTabsArgs) -> ToolResult<ToolOut
     if new_window {
         return move_to_new_window(b, &moving, placements).await;
     }
-    let undo = UndoStep::Restore { placements };
+    // Moving every tab out of a window closes it (merging windows); undo
+    // opens it again.
+    let closed_windows = match a.window_id {
+        Some(to) => emptied_windows(&all, &moving, to),
+        None => Vec::new(),
+    };
+    let undo = UndoStep::Restore {
+        placements,
+        closed_windows: closed_windows.clone(),
+    };
     for (tab_id, window_id, index) in block_moves(&all, &moving, a.window_id, a.index) {
         if let Err(e) = b.move_tab(tab_id, window_id, index).await {
             return Err(put_back(b, undo, e.into()).await);
         }
     }
     let tabs = reread(b, &ids_of(&moving)).await?;
-    Ok(ToolOutput::with_undo(json!({ "tabs": tabs }), vec![undo]))
+    let mut result = json!({ "tabs": tabs });
+    if !closed_windows.is_empty() {
+        result["closedWindows"] = json!(closed_windows);
+    }
+    Ok(ToolOutput::with_undo(result, vec![undo]))
+}
+
+/// The windows other than `to` that `moving` holds every tab of.
+pub(crate) fn emptied_windows(all: &[Tab], moving: &[Tab], to: i64) -> Vec<i64> {
+    let mut windows: Vec<i64> = moving
+        .iter()
+        .map(|t| t.window_id)
+        .filter(|w| *w != to)
+        .collect();
+    windows.sort_unstable();
+    windows.dedup();
+    windows.retain(|w| {
+        all.iter()
+            .filter(|t| t.window_id == *w)
+            .all(|t| moving.iter().any(|m| m.id == t.id))
+    });
+    windows
 }
 
 /// The `tabs.move` calls, in order, that leave `moving` as one block, in
@@ -452,6 +476,7 @@ pub async fn pin_tabs<B: Browser>(b: &B, a: PinTabsArgs) -> ToolResult<ToolOutpu
     let tabs = find_tabs(&b.tabs().await?, &a.tab_ids)?;
     let undo = UndoStep::Restore {
         placements: placements(&tabs, &b.groups().await?),
+        closed_windows: Vec::new(),
     };
     for t in tabs.iter().filter(|t| t.pinned != pinned) {
         b.set_pinned(t.id, pinned).await?;
@@ -465,6 +490,7 @@ pub async fn mute_tabs<B: Browser>(b: &B, a: MuteTabsArgs) -> ToolResult<ToolOut
     let tabs = find_tabs(&b.tabs().await?, &a.tab_ids)?;
     let undo = UndoStep::Restore {
         placements: placements(&tabs, &b.groups().await?),
+        closed_windows: Vec::new(),
     };
     for t in tabs.iter().filter(|t| t.muted != muted) {
         b.set_muted(t.id, muted).await?;

@@ -86,9 +86,13 @@ pub enum UndoStep {
     CloseWindow {
         tab_id: i64,
     },
-    /// Put tabs back: window, position, pinned, muted, group.
+    /// Put tabs back: window, position, pinned, muted, group. The windows
+    /// in `closed_windows` were closed by the change moving every tab out
+    /// of them; they open again for their tabs.
     Restore {
         placements: Vec<Placement>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        closed_windows: Vec<i64>,
     },
     /// Put back tabs moved into `window_id`, a window the change opened:
     /// unlike `Restore`, this may empty that window (Firefox then closes it).
@@ -313,7 +317,7 @@ impl UndoJournal {
             .iter()
             .flat_map(|step| match step {
                 UndoStep::RestoreGroup { group } => vec![self.group(group.id)],
-                UndoStep::Restore { placements } | UndoStep::Unmove { placements, .. } => {
+                UndoStep::Restore { placements, .. } | UndoStep::Unmove { placements, .. } => {
                     placements
                         .iter()
                         .filter_map(|p| p.group.as_ref().map(|g| self.group(g.id)))
@@ -388,8 +392,12 @@ impl UndoJournal {
                 report.restored += 1;
                 Ok(())
             }
-            UndoStep::Restore { placements } => {
+            UndoStep::Restore {
+                placements,
+                closed_windows,
+            } => {
                 let placements = self.placements_now(placements);
+                self.reopen_windows(b, &placements, closed_windows).await?;
                 self.restore(b, &placements, &[], report).await
             }
             UndoStep::Unmove {
@@ -587,6 +595,48 @@ impl UndoJournal {
         // Putting them in place also selects again each window's tab that was active.
         let mut ignored = UndoReport::default();
         self.restore(b, &placements, &[], &mut ignored).await
+    }
+
+    /// Opens again each window in `closed` (closed by a change that moved
+    /// every tab out of it) with the first of its tabs still open;
+    /// `restore` then brings the others. The window in front stays so.
+    async fn reopen_windows<B: Browser>(
+        &mut self,
+        b: &B,
+        placements: &[Placement],
+        closed: &[i64],
+    ) -> ToolResult<()> {
+        if closed.is_empty() {
+            return Ok(());
+        }
+        let focused = b.windows().await?.into_iter().find(|w| w.focused);
+        let mut opened = false;
+        for &old in closed {
+            let (windows, tabs) = (b.windows().await?, b.tabs().await?);
+            if windows.iter().any(|w| w.id == self.window(old)) {
+                continue;
+            }
+            let first = placements
+                .iter()
+                .filter(|p| p.window_id == old)
+                .filter_map(|p| Some((p, tabs.iter().find(|t| t.id == p.tab_id)?)))
+                .min_by_key(|(p, _)| p.index);
+            let Some((first, now)) = first else {
+                continue;
+            };
+            // Never empty the window the tab is in now.
+            if tabs.iter().filter(|t| t.window_id == now.window_id).count() <= 1 {
+                self.window_ids.insert(old, now.window_id);
+                continue;
+            }
+            let made = b.move_to_new_window(first.tab_id).await?;
+            self.window_ids.insert(old, made);
+            opened = true;
+        }
+        if let Some(w) = focused.filter(|_| opened) {
+            b.focus_window(w.id).await?;
+        }
+        Ok(())
     }
 
     /// The placements with each tab's id as it is now (reopened tabs have new ones).

@@ -1,6 +1,7 @@
 //! Closing tabs: "close the YouTube tabs", "close all but this one",
 //! "close duplicate tabs", "close this window" (which is refused).
 
+use super::super::text::{number, ordinal};
 use super::intent::{Intent, Scope, Selector, Target};
 use super::target::{scope_of, target_or_active};
 use super::words::*;
@@ -130,8 +131,22 @@ fn keep_only(w: Words) -> Option<Target> {
     Some(target_or_active(&except))
 }
 
-/// "this window", "the whole window", "the other window": every tab of it.
+/// "this window", "the whole window", "the other window", "window 2":
+/// every tab of it.
 fn whole_window(w: Words) -> Option<Target> {
+    if let Some(Scope::Window(n)) = scope_of(w) {
+        let said: Vec<&str> = w.iter().map(String::as_str).collect();
+        let numbered = ["the", "window", "whole", "entire"];
+        let rest = said
+            .iter()
+            .filter(|x| !numbered.contains(x) && number(x).is_none() && ordinal(x).is_none());
+        if rest.count() == 0 {
+            return Some(Target {
+                scope: Scope::Window(n),
+                ..Target::of(Selector::WholeWindow)
+            });
+        }
+    }
     let content: Vec<&str> = w
         .iter()
         .map(String::as_str)

@@ -25,6 +25,11 @@ pub enum Selector {
     Recent,
     Muted,
     Pinned,
+    /// "the tabs in groups", "all groups" (`grouped`); "the ungrouped
+    /// tabs", "every tab not in a group".
+    Grouped {
+        grouped: bool,
+    },
     /// "them" after a clause that acted on tabs ("move the youtube tabs to
     /// a new window and mute them"): those tabs; on its own, every tab.
     Them,
@@ -85,6 +90,9 @@ pub enum Scope {
     Everywhere,
     ThisWindow,
     OtherWindows,
+    /// "window 2", "the second window": windows counted in the order
+    /// Firefox opened them, from 1 (as `Destination::Window`).
+    Window(i64),
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -2,7 +2,7 @@
 //! the end", "send the map tab to window 2".
 
 use super::super::text::{number, ordinal};
-use super::intent::{Destination, Intent};
+use super::intent::{Destination, Intent, Selector, Target};
 use super::target::{target, target_or_active};
 use super::words::*;
 use super::Parsed;
@@ -53,6 +53,34 @@ fn move_tabs(w: Words) -> Option<Intent> {
             &["collect"],
         ],
     ) {
+        // "put all my tabs in one window": a merge into this one.
+        let one_window = [
+            &["in", "one", "window"][..],
+            &["into", "one", "window"],
+            &["in", "a", "single", "window"],
+        ]
+        .iter()
+        .find_map(|e| ends(rest, e));
+        if one_window.is_some_and(|what| {
+            all_in(
+                what,
+                &[
+                    "all",
+                    "my",
+                    "the",
+                    "tabs",
+                    "everything",
+                    "of",
+                    "windows",
+                    "open",
+                ],
+            )
+        }) {
+            return Some(Intent::Move(
+                Target::of(Selector::All),
+                Destination::ThisWindow,
+            ));
+        }
         if let Some(intent) = together(w, rest) {
             return Some(intent);
         }

@@ -152,9 +152,21 @@ fn list(w: Words) -> Option<Intent> {
     let asks = yes_no || ["what", "which", "what's", "whats"].contains(&w[0].as_str());
     let about_tabs = tabs || playing;
     let in_group = asks && find(w, "in").is_some() && mentions(w, &["group"]);
+    // "what's in the other window", "what's in window 2"
+    let windowed = mentions(w, &["window", "windows"]) && scope_of(w).is_some();
+    let in_window = asks && find(w, "in").is_some() && windowed;
+    // "list my windows", "show all windows": how many, with their tabs.
+    if ["list", "show"].contains(&w[0].as_str())
+        && !tabs
+        && all_in(&w[1..], &["me", "all", "my", "the", "windows", "open"])
+        && mentions(w, &["windows"])
+    {
+        return Some(Intent::CountWindows);
+    }
     let listing = (w[0] == "list" && about_tabs)
         // "what's in the docs group"
         || in_group
+        || in_window
         // "what's open", "what do I have open"
         || (asks && WHAT_IS_OPEN.iter().any(|p| is(w, p)))
         // "what did I read": history, not tabs.
@@ -163,7 +175,7 @@ fn list(w: Words) -> Option<Intent> {
         || (w[0] == "show"
             && tabs
             && all_in(
-                &w[1..],
+                &without_scope(&w[1..]),
                 &["me", "all", "my", "the", "tabs", "open", "of", "every", "tab"],
             ));
     if !listing {

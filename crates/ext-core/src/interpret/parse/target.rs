@@ -14,7 +14,9 @@ pub fn target_or_active(w: &[String]) -> Target {
 }
 
 pub fn scope_of(w: Words) -> Option<Scope> {
-    if find_seq(w, &["this", "window"]).is_some()
+    if let Some((n, _)) = numbered_window(w) {
+        Some(Scope::Window(n))
+    } else if find_seq(w, &["this", "window"]).is_some()
         || find_seq(w, &["current", "window"]).is_some()
         || find_seq(w, &["same", "window"]).is_some()
     {
@@ -28,8 +30,29 @@ pub fn scope_of(w: Words) -> Option<Scope> {
     }
 }
 
-/// Removes "in this window" and the like from the words.
+/// "window 2", "window two", "the second window": its number, and where
+/// those words are.
+fn numbered_window(w: Words) -> Option<(i64, std::ops::Range<usize>)> {
+    let at = w.iter().position(|x| x == "window")?;
+    if let Some(n) = w.get(at + 1).and_then(|x| number(x)) {
+        return (n >= 1).then_some((n, at..at + 2));
+    }
+    let before = at.checked_sub(1)?;
+    ordinal(&w[before]).map(|n| (n, before..at + 1))
+}
+
+/// Removes "in this window", "from window 2" and the like from the words.
 pub fn without_scope(w: Words) -> Vec<String> {
+    if let Some((_, at)) = numbered_window(w) {
+        // With the word that leads it: "from window 2", "in the second window".
+        let lead = w[..at.start]
+            .iter()
+            .rposition(|x| !["the"].contains(&x.as_str()))
+            .filter(|i| ["in", "from", "on", "of"].contains(&w[*i].as_str()) && *i + 2 >= at.start);
+        let start = lead.unwrap_or(at.start);
+        let rest: Vec<String> = w[..start].iter().chain(&w[at.end..]).cloned().collect();
+        return without_scope(&rest);
+    }
     let mut out = Vec::new();
     let mut i = 0;
     while i < w.len() {
@@ -80,14 +103,20 @@ const EXCEPT: &[&[&str]] = &[
 pub fn target(w: &[String]) -> Target {
     let scope = scope_of(w);
     // "mute the other windows": every tab there.
-    let window_words = ["the", "all", "tabs", "tab", "of", "in", "my", "every"];
+    let window_words = [
+        "the", "all", "tabs", "tab", "of", "in", "my", "every", "from",
+    ];
     let named_window = w.iter().any(|x| x == "window" || x == "windows");
     if let (Some(scope), true) = (scope, named_window) {
         let rest: Vec<&String> = w
             .iter()
             .filter(|x| !window_words.contains(&x.as_str()))
             .collect();
-        if rest.len() == 2 {
+        let said = match scope {
+            Scope::Window(_) => numbered_window(w).map_or(0, |(_, at)| at.len()),
+            _ => 2,
+        };
+        if rest.len() == said {
             return Target {
                 scope,
                 ..Target::of(Selector::All)
@@ -95,6 +124,17 @@ pub fn target(w: &[String]) -> Target {
         }
     }
     let w = spelled_counts(&without_title_says(&without_scope(w)));
+    // Said with a "not" that leaves nothing out: "the tabs I'm not
+    // using", "every tab not in a group".
+    if let Some(selector) = not_using(&w)
+        .then_some(Selector::Others)
+        .or_else(|| grouped(&w).map(|grouped| Selector::Grouped { grouped }))
+    {
+        return Target {
+            scope: scope.unwrap_or(default_scope(&selector)),
+            ..Target::of(selector)
+        };
+    }
     let mut except = None;
     let mut main: &[String] = &w;
     let mut unused_for = None;
@@ -261,6 +301,7 @@ const STOP: &[&str] = &[
     "them",
     "thing",
     "things",
+    "everything",
     "stuff",
     "instance",
     "instances",
@@ -586,6 +627,9 @@ fn selector(w: &[String]) -> (Selector, bool) {
     if only(&["the", "pinned", "tabs", "tab", "all", "ones", "one", "my"]) && has("pinned") {
         return (Selector::Pinned, false);
     }
+    if let Some(grouped) = grouped(&w) {
+        return (Selector::Grouped { grouped }, false);
+    }
     if let Some(p) = positions(&w) {
         let singular = p.len() == 1 && matches!(p[0], Position::Nth(_) | Position::Last);
         return (Selector::Positions(p), singular);
@@ -840,4 +884,70 @@ fn positions(w: &[String]) -> Option<Vec<Position>> {
         );
     }
     None
+}
+
+/// "the ungrouped tabs", "tabs not in a group", "the tabs without a
+/// group" (false); "the grouped tabs", "all groups", "the tabs in groups"
+/// (true). A group's name makes it one group ("the news group").
+fn grouped(w: &[String]) -> Option<bool> {
+    const WORDS: &[&str] = &[
+        "the",
+        "tab",
+        "tabs",
+        "all",
+        "every",
+        "ones",
+        "one",
+        "my",
+        "that",
+        "are",
+        "is",
+        "in",
+        "a",
+        "any",
+        "group",
+        "groups",
+        "grouped",
+        "ungrouped",
+        "not",
+        "without",
+        "outside",
+        "of",
+        "which",
+        "arent",
+        "isnt",
+    ];
+    let has = |x: &str| w.iter().any(|y| y == x);
+    if w.is_empty() || !w.iter().all(|x| WORDS.contains(&x.as_str())) {
+        return None;
+    }
+    let outside = has("ungrouped")
+        || has("without")
+        || has("outside")
+        || has("not")
+        || has("arent")
+        || has("isnt");
+    let grouped = has("grouped") || has("groups") && (has("all") || has("every") || has("in"));
+    match (outside, grouped || has("group") || has("groups")) {
+        (true, _) if has("ungrouped") || has("group") || has("groups") => Some(false),
+        (false, true) if grouped => Some(true),
+        _ => None,
+    }
+}
+
+/// "the tabs I'm not using": the ones not in front.
+fn not_using(w: &[String]) -> bool {
+    const NOT_USING: &[&[&str]] = &[
+        &["i'm", "not", "using"],
+        &["im", "not", "using"],
+        &["i", "am", "not", "using"],
+        &["i'm", "not", "looking", "at"],
+        &["i", "am", "not", "looking", "at"],
+    ];
+    let not_using = NOT_USING.iter().find_map(|p| ends(w, p)).map(|head| {
+        ends(head, &["that"])
+            .or_else(|| ends(head, &["which"]))
+            .unwrap_or(head)
+    });
+    not_using.is_some_and(|head| all_in(head, &["the", "tabs", "all", "my", "other", "ones"]))
 }

@@ -144,12 +144,12 @@ pub fn close(view: &View, target: &Target, options: &Options) -> Result<Step, Re
 /// Closes copies of the same page, after checking there are any (and
 /// asking first when that is many).
 pub fn close_duplicates(view: &View, scope: Scope, options: &Options) -> Result<Step, Refusal> {
-    let tabs: Vec<&Tab> = view
-        .state
-        .tabs
-        .iter()
-        .filter(|t| scope != Scope::ThisWindow || t.window_id == view.focused_window)
-        .collect();
+    // Duplicates are found everywhere, or in one window.
+    let scope = match scope {
+        Scope::OtherWindows => Scope::Everywhere,
+        s => s,
+    };
+    let tabs: Vec<&Tab> = view.in_scope(scope);
     let mut seen: Vec<&str> = Vec::new();
     let mut extra = 0;
     for t in &tabs {
@@ -165,7 +165,7 @@ pub fn close_duplicates(view: &View, scope: Scope, options: &Options) -> Result<
         step.reply = "There are no duplicate tabs.".into();
         return Ok(step);
     }
-    let window_id = (scope == Scope::ThisWindow).then_some(view.focused_window);
+    let window_id = view.scope_window(scope);
     step.calls
         .push(Call::close_duplicate_tabs(WindowArgs { window_id }));
     step.reply = format!("Closed {}.", plural(extra, "duplicate tab"));

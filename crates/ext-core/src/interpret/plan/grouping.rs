@@ -21,11 +21,8 @@ pub fn by_topic(view: &View, scope: Scope) -> Result<Step, Refusal> {
 /// The snapshot with only the tabs of a scope (for grouping).
 fn in_scope(view: &View, scope: Scope) -> State {
     let mut state = view.state.clone();
-    state.tabs.retain(|t| match scope {
-        Scope::Everywhere => true,
-        Scope::ThisWindow => t.window_id == view.focused_window,
-        Scope::OtherWindows => t.window_id != view.focused_window,
-    });
+    let ids: Vec<i64> = view.in_scope(scope).iter().map(|t| t.id).collect();
+    state.tabs.retain(|t| ids.contains(&t.id));
     state
 }
 

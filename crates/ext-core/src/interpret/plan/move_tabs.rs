@@ -52,7 +52,7 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
             }
         }
         Destination::NewWindow => {
-            refuse_emptying(view, &r.ids, None)?;
+            refuse_emptying(view, &r.ids)?;
             step.reply = format!("Moved {} to a new window.", plural(r.ids.len(), "tab"));
             step.calls.push(Call::move_tabs(MoveTabsArgs {
                 tab_ids: r.ids.clone(),
@@ -145,17 +145,84 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
         }
         Destination::Together => return together(view, &r.ids, &r.label),
     };
-    if window_id.is_some() {
-        refuse_emptying(view, &r.ids, window_id)?;
-    }
+    // To another window's end: only the tabs not there already move.
+    let to_window = matches!(
+        dest,
+        Destination::OtherWindow | Destination::ThisWindow | Destination::Window(_)
+    );
+    let ids = match window_id {
+        Some(to) if to_window => {
+            let moving = into_window(view, &r.ids, to)?;
+            step.reply =
+                step.reply
+                    .replacen(&plural(r.ids.len(), "tab"), &plural(moving.len(), "tab"), 1);
+            let closing = emptied_windows(view, &moving, to);
+            if closing > 0 {
+                // "merge all windows": say what became of the others.
+                step.reply = format!(
+                    "Moved {} to {}; {} closed (undo opens {} again).",
+                    plural(moving.len(), "tab"),
+                    if to == view.focused_window {
+                        "this window".to_string()
+                    } else {
+                        format!(
+                            "window {}",
+                            windows.iter().position(|w| *w == to).unwrap_or(0) + 1
+                        )
+                    },
+                    if closing == 1 {
+                        "the window they came from"
+                    } else {
+                        "the windows they came from"
+                    },
+                    if closing == 1 { "it" } else { "them" },
+                );
+            }
+            moving
+        }
+        _ => r.ids,
+    };
     step.calls.push(Call::move_tabs(MoveTabsArgs {
-        tab_ids: r.ids.clone(),
+        tab_ids: ids.clone(),
         index: Some(index),
         window_id,
         new_window: None,
     }));
-    step.touched = r.ids;
+    step.touched = ids;
     Ok(step)
+}
+
+/// The tabs that move into window `to`: those not there already, and
+/// only of its kind (Firefox moves no tab between private and normal
+/// windows).
+fn into_window(view: &View, ids: &[i64], to: i64) -> Result<Vec<i64>, Refusal> {
+    let private = view.state.windows.iter().any(|w| w.id == to && w.incognito);
+    let moving: Vec<i64> = ids
+        .iter()
+        .copied()
+        .filter(|id| {
+            view.tab(*id)
+                .is_some_and(|t| t.window_id != to && t.incognito == private)
+        })
+        .collect();
+    if moving.is_empty() {
+        return Err(Refusal {
+            code: ErrorCode::NotFound,
+            reply: "Those tabs are in that window already.".into(),
+        });
+    }
+    Ok(moving)
+}
+
+/// How many windows moving `ids` into `to` empties (Firefox closes them).
+fn emptied_windows(view: &View, ids: &[i64], to: i64) -> usize {
+    let tabs: Vec<_> = view.state.tabs.clone();
+    let moving: Vec<_> = tabs
+        .iter()
+        .filter(|t| ids.contains(&t.id))
+        .cloned()
+        .collect();
+    crate::tools::tabs::emptied_windows(&tabs, &moving, to).len()
 }
 
 /// "put the reddit tabs together": the others right after the first of
@@ -172,9 +239,6 @@ fn together(view: &View, ids: &[i64], label: &str) -> Result<Step, Refusal> {
     // tabs leaves a gap before it.
     let elsewhere = rest.iter().any(|t| t.window_id != anchor.window_id);
     let window_id = elsewhere.then_some(anchor.window_id);
-    if window_id.is_some() {
-        refuse_emptying(view, &moving, window_id)?;
-    }
     Ok(Step {
         reply: format!(
             "Put the {} {label} tabs together after '{}'.",
@@ -192,20 +256,17 @@ fn together(view: &View, ids: &[i64], label: &str) -> Result<Step, Refusal> {
     })
 }
 
-/// Moving every tab out of a window closes it, and undo could not bring
-/// the window back: refused before anything runs ("merge all windows").
-fn refuse_emptying(view: &View, ids: &[i64], to: Option<i64>) -> Result<(), Refusal> {
+/// Moving every tab of a window into a new one would only replace it.
+fn refuse_emptying(view: &View, ids: &[i64]) -> Result<(), Refusal> {
     let leaving: Vec<_> = view
         .state
         .tabs
         .iter()
-        .filter(|t| Some(t.window_id) != to && ids.contains(&t.id))
+        .filter(|t| ids.contains(&t.id))
         .cloned()
         .collect();
     check_not_emptying(&view.state.tabs, &leaving).map_err(|_| Refusal {
         code: ErrorCode::Refused,
-        reply: "That would move every tab out of a window and close it; \
-                Tab Whisperer leaves at least one tab in each window."
-            .into(),
+        reply: "Those are all the tabs of their window; it is a window already.".into(),
     })
 }

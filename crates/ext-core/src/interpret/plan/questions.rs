@@ -11,7 +11,7 @@ use crate::tools::ToolCall;
 /// The tabs of the focused window, or of every window.
 fn list_tabs(view: &View, scope: Scope) -> Call {
     Call::list_tabs(ListTabsArgs {
-        window_id: (scope == Scope::ThisWindow).then_some(view.focused_window),
+        window_id: view.scope_window(scope),
         query: None,
     })
 }
@@ -57,9 +57,10 @@ pub fn count(view: &View, target: &Target) -> Result<Step, Refusal> {
             _ => format!("{n} {noun}"),
         };
         let place = match target.scope {
-            Scope::ThisWindow => " in this window",
-            Scope::OtherWindows => " in the other windows",
-            Scope::Everywhere => "",
+            Scope::ThisWindow => " in this window".to_string(),
+            Scope::OtherWindows => " in the other windows".to_string(),
+            Scope::Window(n) => format!(" in window {n}"),
+            Scope::Everywhere => String::new(),
         };
         format!("You have {what}{place}.")
     };
