@@ -61,7 +61,9 @@ fn bookmarks(w: Words) -> Option<Intent> {
             }
         }
     }
-    if !mentions && !["star", "favorite", "favourite"].contains(&w[0].as_str()) {
+    // "save this page for later", "save it for later": a bookmark.
+    let later = w[0] == "save" && ends(w, &["for", "later"]).is_some();
+    if !mentions && !later && !["star", "favorite", "favourite"].contains(&w[0].as_str()) {
         return None;
     }
     // Find bookmarks: "show bookmarks about cooking", "search my bookmarks for pasta".
@@ -114,7 +116,12 @@ fn bookmarks(w: Words) -> Option<Intent> {
             &["add"],
         ],
     )?;
-    if !mentions && !starring.contains(&w[0].as_str()) {
+    let rest = if later {
+        ends(rest, &["for", "later"]).unwrap_or(rest)
+    } else {
+        rest
+    };
+    if !mentions && !starring.contains(&w[0].as_str()) && !later {
         return None;
     }
     // The tab comes first; each "in/to/under/as ..." after it may name the

@@ -35,6 +35,9 @@ pub const OPEN: &[&[&str]] = &[
 fn open(w: Words) -> Option<Intent> {
     // Open: a URL, a site, a tab.
     if let Some(rest) = verb(w, OPEN) {
+        if let Some(intent) = this_elsewhere(rest) {
+            return Some(intent);
+        }
         let rest = strip_articles(rest);
         // "open reddit in a new tab", "open a new tab with reddit", "open
         // netflix in the background": a fresh tab even if one is open.
@@ -82,6 +85,30 @@ fn open(w: Words) -> Option<Intent> {
         return Some(Intent::Open(words));
     }
     None
+}
+
+/// "open this in a new window": the tab in front moves to one, as
+/// Firefox's "Move to New Window" does; "open this in a new tab" copies it.
+fn this_elsewhere(w: Words) -> Option<Intent> {
+    let at = w.iter().position(|x| x == "in")?;
+    let (what, place) = (&w[..at], &w[at + 1..]);
+    let this = !what.is_empty() && all_in(what, &["this", "it", "tab", "page", "one", "current"]);
+    if !this
+        || !all_in(
+            place,
+            &[
+                "a", "new", "another", "separate", "its", "own", "tab", "window",
+            ],
+        )
+    {
+        return None;
+    }
+    let target = super::intent::Target::active();
+    match place.last().map(String::as_str) {
+        Some("window") => Some(Intent::Move(target, super::intent::Destination::NewWindow)),
+        Some("tab") => Some(Intent::Duplicate(target)),
+        _ => None,
+    }
 }
 
 /// What to open in a fresh tab, and whether it comes to the front:
