@@ -104,7 +104,17 @@ fn history(w: Words) -> Option<Intent> {
     let asks_what_read = (w[0] == "what" || w[0] == "which" || w[0] == "find" || w[0] == "show")
         && w.iter().any(|x| READ_VERBS.contains(&x.as_str()))
         && w.iter().any(|x| x == "i");
-    if !mentions_history && !asks_what_read {
+    // "what was that article about webgpu": something seen before.
+    let asks_what_was = [
+        &["what", "was", "that"][..],
+        &["what", "was", "the"],
+        &["what's", "that"],
+    ]
+    .iter()
+    .any(|p| starts(w, p).is_some())
+        && w.iter()
+            .any(|x| ["about", "regarding"].contains(&x.as_str()));
+    if !mentions_history && !asks_what_read && !asks_what_was {
         return None;
     }
     let span = time_span(w);
