@@ -307,8 +307,20 @@ pub fn random_change(s: &State, rng: &mut Seeded) -> (&'static str, Value) {
             json!({ "tabIds": pick(rng, 3), "newWindow": true }),
         ),
         4 => {
-            let ids = pick(rng, 3);
+            let mut ids = pick(rng, 3);
             let to = window(rng);
+            // Not a merge: a reopened window's new id would not compare.
+            for w in s.windows.iter().filter(|w| w.id != to) {
+                let mine: Vec<i64> = s
+                    .tabs
+                    .iter()
+                    .filter(|t| t.window_id == w.id)
+                    .map(|t| t.id)
+                    .collect();
+                if mine.iter().all(|id| ids.contains(id)) {
+                    ids.retain(|id| *id != mine[0]);
+                }
+            }
             let index = rng.below(6);
             (
                 "move_tabs",

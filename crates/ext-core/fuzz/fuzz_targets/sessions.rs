@@ -258,16 +258,24 @@ fuzz_target!(|data: &[u8]| {
             7 => Some(json!({ "type": *bytes.pick(&["log", "clear_log", "settings", "schemas"]) })),
             _ => Some(json!({ "type": "set_settings", "settings": { "confirmThreshold": bytes.value(), "logMaxEntries": bytes.value() } })),
         };
+        let before = bg.browser().state();
         if let Some(message) = message {
             let answer = futures::executor::block_on(bg.handle(message.clone()));
             assert!(answer.get("ok").is_some_and(Value::is_boolean), "{message} → {answer}");
         }
         let state = bg.browser().state();
-        for window in 1..=3 {
-            assert!(
-                state.tabs.iter().any(|t| t.window_id == window),
-                "window {window} was emptied"
-            );
+        // Only a merge empties a window: every tab it had lives on.
+        for window in before.windows.iter().map(|w| w.id) {
+            if !state.tabs.iter().any(|t| t.window_id == window) {
+                let closed: Vec<i64> = before
+                    .tabs
+                    .iter()
+                    .filter(|t| t.window_id == window)
+                    .map(|t| t.id)
+                    .filter(|id| !state.tabs.iter().any(|t| t.id == *id))
+                    .collect();
+                assert!(closed.is_empty(), "window {window} was emptied, closing {closed:?}");
+            }
         }
         assert_eq!(private_tabs(&bg), private_before, "a private tab was touched");
     }

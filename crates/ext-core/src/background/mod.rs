@@ -12,7 +12,7 @@ pub use describe::describe;
 use describe::summarize;
 
 use crate::browser::Browser;
-use crate::error::{ErrorCode, ToolError, ToolResult};
+use crate::error::{ToolError, ToolResult};
 use crate::interpret::{self, Addressed, Plan, Special};
 use crate::log::book::{self, LogIndex, LogWrite};
 use crate::log::{compacted, LogBook, LogEntry, LoggedCall, Retention};
@@ -539,7 +539,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
                 }
                 Err(e) => {
                     performed.push(LoggedCall::new(&c.tool, &c.args, &Value::Null));
-                    if e.code == ErrorCode::NotFound && plan.passable.contains(&i) {
+                    if plan.passable.contains(&i) {
                         passed_over.push(e);
                         continue;
                     }
@@ -548,10 +548,15 @@ impl<B: Browser, S: Storage> Background<B, S> {
                 }
             }
         }
-        // A sweep that found nothing anywhere fails as its first call did.
-        if failure.is_none() && !passed_over.is_empty() && passed_over.len() == performed.len() {
-            failure = passed_over.first().cloned();
-            passed_over.clear();
+        // A sweep that did nothing anywhere fails, saying why for each tab.
+        let nothing_done =
+            failure.is_none() && !passed_over.is_empty() && passed_over.len() == performed.len();
+        if nothing_done {
+            let why: Vec<&str> = passed_over.iter().map(|e| e.message.as_str()).collect();
+            failure = passed_over.first().map(|e| ToolError {
+                message: why.join(" "),
+                ..e.clone()
+            });
         }
         let undo_id = self
             .record_undo_into(undo_into, &clip(text, 80), undo_steps, time)
@@ -568,7 +573,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
                 }
                 (reply, None)
             }
-            Some(e) if performed.len() > 1 => (
+            Some(e) if performed.len() > 1 && !nothing_done => (
                 format!(
                     "Stopped part way: {} (what was done can be undone).",
                     e.message

@@ -125,6 +125,17 @@ fn select(
     strict: bool,
     one: bool,
 ) -> Result<Resolved, String> {
+    // "in window 2": everything said of "this window" ("the tab to the
+    // right", "tab 2", "this one") is said of that window.
+    if let Scope::Window(n) = scope {
+        let window = view.numbered_window(n).ok_or_else(|| no_window(view, n))?;
+        let there = View {
+            state: view.state,
+            focused_window: window,
+            previous: view.previous.clone(),
+        };
+        return select(&there, selector, Scope::ThisWindow, strict, one);
+    }
     let scoped = view.in_scope(scope);
     let ids = |tabs: Vec<&Tab>| tabs.iter().map(|t| t.id).collect::<Vec<_>>();
     let plain = |ids: Vec<i64>, explicit: bool, label: &str| Resolved {
@@ -239,15 +250,7 @@ fn select(
             if *grouped { "grouped" } else { "ungrouped" },
         ),
         Selector::Positions(positions) => {
-            // "tab 2 in window 3": positions in that window.
-            let window = match scope {
-                Scope::Window(_) => {
-                    let mut tabs = view.in_scope(scope);
-                    tabs.sort_by_key(|t| t.index);
-                    tabs
-                }
-                _ => view.window_tabs(),
-            };
+            let window = view.window_tabs();
             let n = window.len() as i64;
             let mut picked = Vec::new();
             for p in positions {
@@ -394,7 +397,7 @@ fn select(
                     found
                 };
                 // "the shopping tabs": the sites of that kind.
-                let kind = sites::kind_by_words(words).filter(|_| found.is_empty());
+                let kind = sites::kind_by_words(words).filter(|_| found.is_empty() && !one);
                 let found = match kind {
                     Some(kind) => ids(scoped
                         .iter()
@@ -774,4 +777,12 @@ fn spoken_list(names: &[String]) -> String {
         [one] => one.clone(),
         [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
+}
+
+/// "There is no window 7; there are 3."
+pub(crate) fn no_window(view: &View, n: i64) -> String {
+    format!(
+        "There is no window {n}; there are {}.",
+        view.state.windows.len()
+    )
 }

@@ -185,10 +185,12 @@ pub const SITES: &[Site] = &[
 
 /// Kinds of site, for "close the shopping tabs", "mute the videos",
 /// "close social media": tried only when no tab matches the words as a
-/// name, so a tab that says "news" is still found by its title.
+/// name (a tab that says "news" is still found by its title), and never
+/// for one tab ("close this video" is not every video site). "music" is
+/// what plays.
 pub const KINDS: &[Site] = &[
     site(
-        &["shopping", "shop", "shops", "store", "stores"],
+        &["shopping", "shops", "stores"],
         &[
             "amazon.com",
             "amazon.co.uk",
@@ -207,14 +209,7 @@ pub const KINDS: &[Site] = &[
         "shopping",
     ),
     site(
-        &[
-            "video",
-            "videos",
-            "streaming",
-            "video sites",
-            "movies",
-            "shows",
-        ],
+        &["videos", "streaming", "video sites", "movies", "shows"],
         &[
             "youtube.com",
             "youtu.be",
@@ -272,19 +267,6 @@ pub const KINDS: &[Site] = &[
             "aljazeera.com",
         ],
         "news",
-    ),
-    site(
-        &["music"],
-        &[
-            "open.spotify.com",
-            "music.youtube.com",
-            "soundcloud.com",
-            "bandcamp.com",
-            "music.apple.com",
-            "deezer.com",
-            "tidal.com",
-        ],
-        "music",
     ),
 ];
 

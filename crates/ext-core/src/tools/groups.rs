@@ -31,9 +31,14 @@ pub async fn group_tabs<B: Browser>(b: &B, a: GroupTabsArgs) -> ToolResult<ToolO
         .filter(|t| windows.contains(&t.window_id))
         .cloned()
         .collect();
+    // Adding the last tab of a window to a group elsewhere closes it.
+    let closed_windows = existing
+        .as_ref()
+        .map(|g| super::tabs::emptied_windows(&all, &tabs, g.window_id))
+        .unwrap_or_default();
     let mut undo = vec![UndoStep::Restore {
         placements: placements(&concerned, &groups),
-        closed_windows: Vec::new(),
+        closed_windows,
     }];
     if let Some(g) = &existing {
         undo.push(UndoStep::RestoreGroup { group: g.clone() });

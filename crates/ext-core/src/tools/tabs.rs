@@ -196,7 +196,10 @@ pub async fn move_tabs<B: Browser>(b: &B, a: MoveTabsArgs) -> ToolResult<ToolOut
     if new_window {
         // A window emptied into a new one would only be replaced by it.
         check_not_emptying(&all, &moving).map_err(|_| {
-            ToolError::refused("Those are all the tabs of their window; it is a window already.")
+            ToolError::refused(
+                "That would move every tab out of one of their windows; leave one there, \
+                 or move them into another window instead.",
+            )
         })?;
     }
     let groups = b.groups().await?;

@@ -624,8 +624,17 @@ impl UndoJournal {
             let Some((first, now)) = first else {
                 continue;
             };
-            // Never empty the window the tab is in now.
-            if tabs.iter().filter(|t| t.window_id == now.window_id).count() <= 1 {
+            // A window holding only the closed window's tabs (its own
+            // closed since) stands in for it; one is never emptied.
+            let only_theirs = tabs
+                .iter()
+                .filter(|t| t.window_id == now.window_id)
+                .all(|t| {
+                    placements
+                        .iter()
+                        .any(|p| p.window_id == old && p.tab_id == t.id)
+                });
+            if only_theirs {
                 self.window_ids.insert(old, now.window_id);
                 continue;
             }

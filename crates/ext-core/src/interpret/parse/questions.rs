@@ -122,6 +122,10 @@ fn count(w: Words) -> Option<Intent> {
             &["tab", "count"],
         ],
     )?;
+    // "how many tab groups": groups, not tabs.
+    if find_seq(rest, &["tab", "groups"]).is_some() || find_seq(rest, &["tab", "group"]).is_some() {
+        return Some(Intent::ListGroups);
+    }
     let tabs = mentions(rest, &["tab", "tabs"]) || w[0] == "tab";
     if !tabs && mentions(rest, &["window", "windows"]) {
         return Some(Intent::CountWindows);

@@ -915,6 +915,8 @@ fn grouped(w: &[String]) -> Option<bool> {
         "of",
         "which",
         "arent",
+        "aren't",
+        "isn't",
         "isnt",
     ];
     let has = |x: &str| w.iter().any(|y| y == x);
@@ -926,7 +928,9 @@ fn grouped(w: &[String]) -> Option<bool> {
         || has("outside")
         || has("not")
         || has("arent")
-        || has("isnt");
+        || has("isnt")
+        || has("aren't")
+        || has("isn't");
     let grouped = has("grouped") || has("groups") && (has("all") || has("every") || has("in"));
     match (outside, grouped || has("group") || has("groups")) {
         (true, _) if has("ungrouped") || has("group") || has("groups") => Some(false),

@@ -145,43 +145,38 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
         }
         Destination::Together => return together(view, &r.ids, &r.label),
     };
-    // To another window's end: only the tabs not there already move.
-    let to_window = matches!(
-        dest,
-        Destination::OtherWindow | Destination::ThisWindow | Destination::Window(_)
-    );
+    // To this or the other window's end: only the tabs not there already
+    // move ("merge all windows"). A window named by number takes all, at
+    // its end, as before.
+    let to_window = matches!(dest, Destination::OtherWindow | Destination::ThisWindow);
     let ids = match window_id {
         Some(to) if to_window => {
-            let moving = into_window(view, &r.ids, to)?;
+            let moving = into_window(view, &r.ids, to);
+            if moving.is_empty() {
+                step.reply = "Those tabs are in that window already.".into();
+                return Ok(step);
+            }
             step.reply =
                 step.reply
                     .replacen(&plural(r.ids.len(), "tab"), &plural(moving.len(), "tab"), 1);
-            let closing = emptied_windows(view, &moving, to);
-            if closing > 0 {
-                // "merge all windows": say what became of the others.
-                step.reply = format!(
-                    "Moved {} to {}; {} closed (undo opens {} again).",
-                    plural(moving.len(), "tab"),
-                    if to == view.focused_window {
-                        "this window".to_string()
-                    } else {
-                        format!(
-                            "window {}",
-                            windows.iter().position(|w| *w == to).unwrap_or(0) + 1
-                        )
-                    },
-                    if closing == 1 {
-                        "the window they came from"
-                    } else {
-                        "the windows they came from"
-                    },
-                    if closing == 1 { "it" } else { "them" },
-                );
-            }
             moving
         }
         _ => r.ids,
     };
+    // A window left with no tab closes ("merge all windows"): say so.
+    let closing = window_id.map_or(0, |to| emptied_windows(view, &ids, to));
+    if closing > 0 {
+        step.reply = format!(
+            "{} Firefox closed {} left empty (undo opens {} again).",
+            step.reply,
+            if closing == 1 {
+                "the window".to_string()
+            } else {
+                format!("the {closing} windows")
+            },
+            if closing == 1 { "it" } else { "them" },
+        );
+    }
     step.calls.push(Call::move_tabs(MoveTabsArgs {
         tab_ids: ids.clone(),
         index: Some(index),
@@ -195,23 +190,15 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
 /// The tabs that move into window `to`: those not there already, and
 /// only of its kind (Firefox moves no tab between private and normal
 /// windows).
-fn into_window(view: &View, ids: &[i64], to: i64) -> Result<Vec<i64>, Refusal> {
+fn into_window(view: &View, ids: &[i64], to: i64) -> Vec<i64> {
     let private = view.state.windows.iter().any(|w| w.id == to && w.incognito);
-    let moving: Vec<i64> = ids
-        .iter()
+    ids.iter()
         .copied()
         .filter(|id| {
             view.tab(*id)
                 .is_some_and(|t| t.window_id != to && t.incognito == private)
         })
-        .collect();
-    if moving.is_empty() {
-        return Err(Refusal {
-            code: ErrorCode::NotFound,
-            reply: "Those tabs are in that window already.".into(),
-        });
-    }
-    Ok(moving)
+        .collect()
 }
 
 /// How many windows moving `ids` into `to` empties (Firefox closes them).
@@ -267,6 +254,8 @@ fn refuse_emptying(view: &View, ids: &[i64]) -> Result<(), Refusal> {
         .collect();
     check_not_emptying(&view.state.tabs, &leaving).map_err(|_| Refusal {
         code: ErrorCode::Refused,
-        reply: "Those are all the tabs of their window; it is a window already.".into(),
+        reply: "That would move every tab out of one of their windows; leave one there, \
+                or move them into another window instead."
+            .into(),
     })
 }

@@ -18,6 +18,10 @@ fn list_tabs(view: &View, scope: Scope) -> Call {
 
 /// "how many tabs", "how many youtube tabs are open in this window".
 pub fn count(view: &View, target: &Target) -> Result<Step, Refusal> {
+    if let Scope::Window(n) = target.scope {
+        view.numbered_window(n)
+            .ok_or_else(|| not_found(crate::interpret::resolve::no_window(view, n)))?;
+    }
     let state = view.state;
     let mut step = Step::default();
     step.calls.push(list_tabs(view, target.scope));
@@ -69,6 +73,10 @@ pub fn count(view: &View, target: &Target) -> Result<Step, Refusal> {
 
 /// "list my tabs", "which tab is playing": the titles.
 pub fn list(view: &View, target: &Target) -> Result<Step, Refusal> {
+    if let Scope::Window(n) = target.scope {
+        view.numbered_window(n)
+            .ok_or_else(|| not_found(crate::interpret::resolve::no_window(view, n)))?;
+    }
     let mut step = Step::default();
     step.calls.push(list_tabs(view, target.scope));
     let (ids, label) = match resolve(view, target) {
