@@ -21,6 +21,18 @@ fn state_of(env: &Env, windows: &[i64]) -> State {
     layouts::state_of(&env.ff, windows).expect("the tab list")
 }
 
+/// Every tab of the snapshot `before` is where it was in `after`.
+fn assert_back_in_place(before: &[Value], after: &[Value]) {
+    let misplaced: Vec<(&Value, &Value)> =
+        before.iter().zip(after).filter(|(b, a)| b != a).collect();
+    assert!(
+        misplaced.is_empty() && after.len() == before.len(),
+        "{} of {} tabs not back in place: {misplaced:#?}",
+        misplaced.len().max(before.len().abs_diff(after.len())),
+        before.len()
+    );
+}
+
 #[test]
 fn closing_80_tabs_of_two_windows_and_undoing_puts_each_back() {
     let env = start();
@@ -40,15 +52,7 @@ fn closing_80_tabs_of_two_windows_and_undoing_puts_each_back() {
         answer["reply"].as_str().unwrap_or_default().contains("80"),
         "{answer}"
     );
-    let after = snapshot(&env.ff, &windows).unwrap();
-    let misplaced: Vec<(&Value, &Value)> =
-        before.iter().zip(&after).filter(|(b, a)| b != a).collect();
-    assert!(
-        misplaced.is_empty() && after.len() == before.len(),
-        "{} of {} tabs not back in place: {misplaced:#?}",
-        misplaced.len().max(before.len().abs_diff(after.len())),
-        before.len()
-    );
+    assert_back_in_place(&before, &snapshot(&env.ff, &windows).unwrap());
     // Background tabs came back unloaded, with their titles.
     let tabs = state_of(&env, &windows).tabs;
     let lazy: Vec<&Tab> = tabs.iter().filter(|t| t.discarded).collect();
@@ -203,14 +207,9 @@ fn merging_a_window_into_another_and_undoing_opens_it_again_as_it_was() {
         .and_then(|t| t["windowId"].as_i64())
         .expect("the tab is open");
     assert!(!windows.contains(&reopened), "a new window");
-    let after = snapshot(&env.ff, &[windows[0], reopened]).unwrap();
-    let misplaced: Vec<(&Value, &Value)> =
-        before.iter().zip(&after).filter(|(b, a)| b != a).collect();
-    assert!(
-        misplaced.is_empty() && after.len() == before.len(),
-        "{} of {} tabs not back in place: {misplaced:#?}",
-        misplaced.len().max(before.len().abs_diff(after.len())),
-        before.len()
+    assert_back_in_place(
+        &before,
+        &snapshot(&env.ff, &[windows[0], reopened]).unwrap(),
     );
     close_windows(&env.ff, &[windows[0], reopened]).unwrap();
 }

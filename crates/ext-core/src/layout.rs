@@ -258,6 +258,22 @@ impl Layout {
     }
 }
 
+/// Leaves out of `ids` the first tab of each window (but `into`) that
+/// `ids` would empty.
+fn spare_one_per_window(s: &State, ids: &mut Vec<i64>, into: Option<i64>) {
+    for w in s.windows.iter().filter(|w| Some(w.id) != into) {
+        let mine: Vec<i64> = s
+            .tabs
+            .iter()
+            .filter(|t| t.window_id == w.id)
+            .map(|t| t.id)
+            .collect();
+        if mine.iter().all(|id| ids.contains(id)) {
+            ids.retain(|id| *id != mine[0]);
+        }
+    }
+}
+
 /// A random changing tool call on `s`, as (tool name, arguments): close,
 /// group, ungroup, move, pin or mute a few random tabs. Closing leaves
 /// every window a tab; the other calls may be refused (grouping a pinned
@@ -277,17 +293,7 @@ pub fn random_change(s: &State, rng: &mut Seeded) -> (&'static str, Value) {
     match rng.below(7) {
         0 | 1 => {
             let mut ids = pick(rng, 8);
-            for w in &s.windows {
-                let mine: Vec<i64> = s
-                    .tabs
-                    .iter()
-                    .filter(|t| t.window_id == w.id)
-                    .map(|t| t.id)
-                    .collect();
-                if mine.iter().all(|id| ids.contains(id)) {
-                    ids.retain(|id| *id != mine[0]);
-                }
-            }
+            spare_one_per_window(s, &mut ids, None);
             ("close_tabs", json!({ "tabIds": ids }))
         }
         2 => {
@@ -310,17 +316,7 @@ pub fn random_change(s: &State, rng: &mut Seeded) -> (&'static str, Value) {
             let mut ids = pick(rng, 3);
             let to = window(rng);
             // Not a merge: a reopened window's new id would not compare.
-            for w in s.windows.iter().filter(|w| w.id != to) {
-                let mine: Vec<i64> = s
-                    .tabs
-                    .iter()
-                    .filter(|t| t.window_id == w.id)
-                    .map(|t| t.id)
-                    .collect();
-                if mine.iter().all(|id| ids.contains(id)) {
-                    ids.retain(|id| *id != mine[0]);
-                }
-            }
+            spare_one_per_window(s, &mut ids, Some(to));
             let index = rng.below(6);
             (
                 "move_tabs",
