@@ -118,13 +118,44 @@ pub fn list(view: &View, target: &Target) -> Result<Step, Refusal> {
 pub fn count_windows(view: &View) -> Step {
     let state = view.state;
     let n = windows_with_tabs(state);
+    let mut reply = format!(
+        "You have {} open, with {} in all.",
+        plural(n, "window"),
+        plural(state.tabs.len(), "tab")
+    );
+    if n > 1 {
+        // Each by the number "window 2" names, with the tab in front.
+        let mut ids: Vec<i64> = state.windows.iter().map(|w| w.id).collect();
+        ids.sort_unstable();
+        let each: Vec<String> = ids
+            .iter()
+            .enumerate()
+            .filter_map(|(i, w)| {
+                let tabs: Vec<_> = state.tabs.iter().filter(|t| t.window_id == *w).collect();
+                let front = tabs.iter().find(|t| t.active)?;
+                let here = if *w == view.focused_window {
+                    " (this one)"
+                } else {
+                    ""
+                };
+                Some(format!(
+                    "window {}{here}: {}, '{}' in front",
+                    i + 1,
+                    plural(tabs.len(), "tab"),
+                    title(view, front.id)
+                ))
+            })
+            .collect();
+        reply = format!(
+            "You have {} open, with {} in all: {}.",
+            plural(n, "window"),
+            plural(state.tabs.len(), "tab"),
+            each.join("; ")
+        );
+    }
     Step {
         calls: vec![list_tabs(view, Scope::Everywhere)],
-        reply: format!(
-            "You have {} open, with {} in all.",
-            plural(n, "window"),
-            plural(state.tabs.len(), "tab")
-        ),
+        reply,
         ..Step::default()
     }
 }
