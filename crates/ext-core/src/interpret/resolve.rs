@@ -44,16 +44,31 @@ impl<'a> View<'a> {
     }
 
     pub(crate) fn in_scope(&self, scope: Scope) -> Vec<&'a Tab> {
-        self.state
-            .tabs
-            .iter()
-            .filter(|t| match scope {
-                Scope::Everywhere => true,
-                Scope::ThisWindow => t.window_id == self.focused_window,
-                Scope::OtherWindows => t.window_id != self.focused_window,
-                Scope::Window(n) => Some(t.window_id) == self.numbered_window(n),
-            })
-            .collect()
+        let holds = self.holds(scope);
+        self.state.tabs.iter().filter(|t| holds(t)).collect()
+    }
+
+    /// Whether a tab is in a scope.
+    pub(crate) fn holds(&self, scope: Scope) -> impl Fn(&Tab) -> bool {
+        let focused = self.focused_window;
+        let numbered = match scope {
+            Scope::Window(n) => self.numbered_window(n),
+            _ => None,
+        };
+        move |t: &Tab| match scope {
+            Scope::Everywhere => true,
+            Scope::ThisWindow => t.window_id == focused,
+            Scope::OtherWindows => t.window_id != focused,
+            Scope::Window(_) => Some(t.window_id) == numbered,
+        }
+    }
+
+    /// A window number that names no window is an error.
+    pub(crate) fn check_scope(&self, scope: Scope) -> Result<(), String> {
+        match scope {
+            Scope::Window(n) if self.numbered_window(n).is_none() => Err(no_window(self, n)),
+            _ => Ok(()),
+        }
     }
 
     /// The window a scope is all of, if it is one.

@@ -34,7 +34,7 @@ pub async fn group_tabs<B: Browser>(b: &B, a: GroupTabsArgs) -> ToolResult<ToolO
     // Adding the last tab of a window to a group elsewhere closes it.
     let closed_windows = existing
         .as_ref()
-        .map(|g| super::tabs::emptied_windows(&all, &tabs, g.window_id))
+        .map(|g| super::tabs::emptied_windows(&all, &ids_of(&tabs), Some(g.window_id)))
         .unwrap_or_default();
     let mut undo = vec![UndoStep::Restore {
         placements: placements(&concerned, &groups),

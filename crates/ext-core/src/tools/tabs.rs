@@ -6,7 +6,7 @@ use super::*;
 use crate::tab_state::NewTab;
 use crate::text::page_key;
 use crate::undo::{ClosedTab, UndoEntry, UndoJournal};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 pub async fn list_tabs<B: Browser>(b: &B, a: ListTabsArgs) -> ToolResult<ToolOutput> {
     if let Some(w) = a.window_id {
@@ -58,20 +58,21 @@ fn active_in(tabs: &[Tab], windows: &[Window]) -> Option<(i64, i64)> {
 
 /// Refuses a close that would leave a window with no tab.
 pub(crate) fn check_not_emptying(all: &[Tab], closing: &[Tab]) -> ToolResult<()> {
-    let mut per_window: BTreeMap<i64, usize> = BTreeMap::new();
-    for t in closing {
-        *per_window.entry(t.window_id).or_default() += 1;
-    }
-    for (window, n) in per_window {
-        let open = all.iter().filter(|t| t.window_id == window).count();
-        if n >= open {
-            return Err(ToolError::refused(format!(
+    match emptied_windows(all, &ids_of(closing), None).first() {
+        Some(&window) => {
+            let open = all.iter().filter(|t| t.window_id == window).count();
+            Err(ToolError::refused(format!(
                 "That would close all {open} tab(s) of window {window}; Tab Whisperer never closes every tab of a window. Leave at least one open."
-            )));
+            )))
         }
+        None => Ok(()),
     }
-    Ok(())
 }
+
+/// Why all of a window's tabs do not move into a new window.
+pub(crate) const EMPTYING_INTO_NEW_WINDOW: &str =
+    "That would move every tab out of one of their windows; leave one there, \
+     or move them into another window instead.";
 
 /// Closes tabs and answers the undo step that reopens them.
 async fn close<B: Browser>(b: &B, closing: &[Tab]) -> ToolResult<UndoStep> {
@@ -195,12 +196,9 @@ pub async fn move_tabs<B: Browser>(b: &B, a: MoveTabsArgs) -> ToolResult<ToolOut
     let moving = find_tabs(&all, &a.tab_ids)?;
     if new_window {
         // A window emptied into a new one would only be replaced by it.
-        check_not_emptying(&all, &moving).map_err(|_| {
-            ToolError::refused(
-                "That would move every tab out of one of their windows; leave one there, \
-                 or move them into another window instead.",
-            )
-        })?;
+        if !emptied_windows(&all, &ids_of(&moving), None).is_empty() {
+            return Err(ToolError::refused(EMPTYING_INTO_NEW_WINDOW));
+        }
     }
     let groups = b.groups().await?;
     let placements = placements(&moving, &groups);
@@ -210,7 +208,7 @@ pub async fn move_tabs<B: Browser>(b: &B, a: MoveTabsArgs) -> ToolResult<ToolOut
     // Moving every tab out of a window closes it (merging windows); undo
     // opens it again.
     let closed_windows = match a.window_id {
-        Some(to) => emptied_windows(&all, &moving, to),
+        Some(to) => emptied_windows(&all, &ids_of(&moving), Some(to)),
         None => Vec::new(),
     };
     let undo = UndoStep::Restore {
@@ -230,19 +228,20 @@ pub async fn move_tabs<B: Browser>(b: &B, a: MoveTabsArgs) -> ToolResult<ToolOut
     Ok(ToolOutput::with_undo(result, vec![undo]))
 }
 
-/// The windows other than `to` that `moving` holds every tab of.
-pub(crate) fn emptied_windows(all: &[Tab], moving: &[Tab], to: i64) -> Vec<i64> {
-    let mut windows: Vec<i64> = moving
+/// The windows (but `into`, where they go) that taking the tabs `ids`
+/// away would leave with no tab, in id order.
+pub(crate) fn emptied_windows(all: &[Tab], ids: &[i64], into: Option<i64>) -> Vec<i64> {
+    let mut windows: Vec<i64> = all
         .iter()
+        .filter(|t| ids.contains(&t.id) && Some(t.window_id) != into)
         .map(|t| t.window_id)
-        .filter(|w| *w != to)
         .collect();
     windows.sort_unstable();
     windows.dedup();
     windows.retain(|w| {
         all.iter()
             .filter(|t| t.window_id == *w)
-            .all(|t| moving.iter().any(|m| m.id == t.id))
+            .all(|t| ids.contains(&t.id))
     });
     windows
 }

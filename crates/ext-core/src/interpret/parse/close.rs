@@ -135,12 +135,11 @@ fn keep_only(w: Words) -> Option<Target> {
 /// every tab of it.
 fn whole_window(w: Words) -> Option<Target> {
     if let Some(Scope::Window(n)) = scope_of(w) {
-        let said: Vec<&str> = w.iter().map(String::as_str).collect();
         let numbered = ["the", "window", "whole", "entire"];
-        let rest = said
+        let only_the_window = w
             .iter()
-            .filter(|x| !numbered.contains(x) && number(x).is_none() && ordinal(x).is_none());
-        if rest.count() == 0 {
+            .all(|x| numbered.contains(&x.as_str()) || number(x).is_some() || ordinal(x).is_some());
+        if only_the_window {
             return Some(Target {
                 scope: Scope::Window(n),
                 ..Target::of(Selector::WholeWindow)

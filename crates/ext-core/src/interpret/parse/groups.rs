@@ -197,11 +197,9 @@ fn groups(w: Words) -> Option<Intent> {
             if let Some(c) = rest[g + 1..].iter().rev().find_map(|x| color(x)) {
                 // "change the color of the news group to red"
                 let which = &rest[..g];
-                let which = [["the", "color", "of"], ["the", "colour", "of"]]
+                let which = [["color", "of"], ["colour", "of"]]
                     .iter()
-                    .find_map(|p| starts(which, p))
-                    .or_else(|| starts(which, &["color", "of"]))
-                    .or_else(|| starts(which, &["colour", "of"]))
+                    .find_map(|p| starts(strip_articles(which), p))
                     .unwrap_or(which);
                 if !which.iter().any(|x| x == "a" || x == "new") {
                     return Some(Intent::RecolorGroup(group_which(which), c));

@@ -1,7 +1,7 @@
 //! Opening things: "open gmail" (switching to it if it is open), "open
 //! github.com", "open a new tab".
 
-use super::intent::Intent;
+use super::intent::{Destination, Intent, Target};
 use super::words::*;
 use super::Parsed;
 use crate::interpret::sites;
@@ -103,9 +103,9 @@ fn this_elsewhere(w: Words) -> Option<Intent> {
     {
         return None;
     }
-    let target = super::intent::Target::active();
+    let target = Target::active();
     match place.last().map(String::as_str) {
-        Some("window") => Some(Intent::Move(target, super::intent::Destination::NewWindow)),
+        Some("window") => Some(Intent::Move(target, Destination::NewWindow)),
         Some("tab") => Some(Intent::Duplicate(target)),
         _ => None,
     }

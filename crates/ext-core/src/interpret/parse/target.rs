@@ -890,52 +890,30 @@ fn positions(w: &[String]) -> Option<Vec<Position>> {
 /// group" (false); "the grouped tabs", "all groups", "the tabs in groups"
 /// (true). A group's name makes it one group ("the news group").
 fn grouped(w: &[String]) -> Option<bool> {
-    const WORDS: &[&str] = &[
-        "the",
-        "tab",
-        "tabs",
-        "all",
-        "every",
-        "ones",
-        "one",
-        "my",
-        "that",
-        "are",
-        "is",
-        "in",
-        "a",
-        "any",
-        "group",
-        "groups",
-        "grouped",
+    const NOT: &[&str] = &[
         "ungrouped",
-        "not",
         "without",
         "outside",
-        "of",
-        "which",
+        "not",
         "arent",
+        "isnt",
         "aren't",
         "isn't",
-        "isnt",
+    ];
+    const WORDS: &[&str] = &[
+        "the", "tab", "tabs", "all", "every", "ones", "one", "my", "that", "are", "is", "in", "a",
+        "any", "group", "groups", "grouped", "of", "which",
     ];
     let has = |x: &str| w.iter().any(|y| y == x);
-    if w.is_empty() || !w.iter().all(|x| WORDS.contains(&x.as_str())) {
+    let known = |x: &String| WORDS.contains(&x.as_str()) || NOT.contains(&x.as_str());
+    if w.is_empty() || !w.iter().all(known) {
         return None;
     }
-    let outside = has("ungrouped")
-        || has("without")
-        || has("outside")
-        || has("not")
-        || has("arent")
-        || has("isnt")
-        || has("aren't")
-        || has("isn't");
-    let grouped = has("grouped") || has("groups") && (has("all") || has("every") || has("in"));
-    match (outside, grouped || has("group") || has("groups")) {
-        (true, _) if has("ungrouped") || has("group") || has("groups") => Some(false),
-        (false, true) if grouped => Some(true),
-        _ => None,
+    if NOT.iter().any(|x| has(x)) {
+        (has("ungrouped") || has("group") || has("groups")).then_some(false)
+    } else {
+        (has("grouped") || has("groups") && (has("all") || has("every") || has("in")))
+            .then_some(true)
     }
 }
 

@@ -21,8 +21,7 @@ pub fn by_topic(view: &View, scope: Scope) -> Result<Step, Refusal> {
 /// The snapshot with only the tabs of a scope (for grouping).
 fn in_scope(view: &View, scope: Scope) -> State {
     let mut state = view.state.clone();
-    let ids: Vec<i64> = view.in_scope(scope).iter().map(|t| t.id).collect();
-    state.tabs.retain(|t| ids.contains(&t.id));
+    state.tabs.retain(view.holds(scope));
     state
 }
 

@@ -2,10 +2,10 @@
 
 use super::{not_found, one_tab, plural, target_ids, Refusal, Step};
 use crate::interpret::parse::{Destination, Target};
-use crate::interpret::resolve::View;
+use crate::interpret::resolve::{no_window, View};
 use crate::log::Call;
 use crate::tools::args::MoveTabsArgs;
-use crate::tools::tabs::check_not_emptying;
+use crate::tools::tabs::{emptied_windows, EMPTYING_INTO_NEW_WINDOW};
 use crate::tools::ToolCall;
 use ext_protocol::ErrorCode;
 
@@ -21,6 +21,9 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
     let mut step = Step::default();
     let mut windows: Vec<i64> = state.windows.iter().map(|w| w.id).collect();
     windows.sort_unstable();
+    // To this or the other window's end, only the tabs not there already
+    // move ("merge all windows").
+    let mut ids = r.ids.clone();
     let (window_id, index) = match dest {
         Destination::OtherWindow => {
             let others: Vec<i64> = windows
@@ -28,28 +31,26 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
                 .copied()
                 .filter(|w| *w != first.window_id)
                 .collect();
-            match others.as_slice() {
+            // Several: the focused one if the tabs are elsewhere, else the first other.
+            let w = match others.as_slice() {
                 [] => return Err(not_found("There is no other window.")),
-                [w] => {
-                    step.reply =
-                        format!("Moved {} to the other window.", plural(r.ids.len(), "tab"));
-                    (Some(*w), -1)
-                }
-                ws => {
-                    // Several: the focused one if the tabs are elsewhere, else the first other.
-                    let w = if first.window_id != view.focused_window {
-                        view.focused_window
-                    } else {
-                        ws[0]
-                    };
-                    step.reply = format!(
-                        "Moved {} to window {}.",
-                        plural(r.ids.len(), "tab"),
-                        windows.iter().position(|x| *x == w).unwrap_or(0) + 1
-                    );
-                    (Some(w), -1)
-                }
+                [_, _, ..] if first.window_id != view.focused_window => view.focused_window,
+                [w, ..] => *w,
+            };
+            ids = into_window(view, &r.ids, w);
+            if ids.is_empty() {
+                step.reply = "Those tabs are in that window already.".into();
+                return Ok(step);
             }
+            step.reply = match others.len() {
+                1 => format!("Moved {} to the other window.", plural(ids.len(), "tab")),
+                _ => format!(
+                    "Moved {} to window {}.",
+                    plural(ids.len(), "tab"),
+                    windows.iter().position(|x| *x == w).unwrap_or(0) + 1
+                ),
+            };
+            (Some(w), -1)
         }
         Destination::NewWindow => {
             refuse_emptying(view, &r.ids)?;
@@ -64,22 +65,20 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
             return Ok(step);
         }
         Destination::ThisWindow => {
-            if r.ids.iter().all(|id| {
-                view.tab(*id)
-                    .is_some_and(|t| t.window_id == view.focused_window)
-            }) {
+            ids = into_window(view, &r.ids, view.focused_window);
+            if ids.is_empty() {
                 step.reply = "Those tabs are in this window already.".into();
                 return Ok(step);
             }
-            step.reply = format!("Moved {} to this window.", plural(r.ids.len(), "tab"));
+            step.reply = format!("Moved {} to this window.", plural(ids.len(), "tab"));
             (Some(view.focused_window), -1)
         }
         Destination::Window(n) => {
-            let w = windows
-                .get((*n - 1).max(0) as usize)
-                .ok_or_else(|| not_found(format!("There is no window {n}.")))?;
+            let w = view
+                .numbered_window(*n)
+                .ok_or_else(|| not_found(no_window(view, *n)))?;
             step.reply = format!("Moved {} to window {n}.", plural(r.ids.len(), "tab"));
-            (Some(*w), -1)
+            (Some(w), -1)
         }
         Destination::Start => {
             step.reply = format!("Moved {} to the start.", plural(r.ids.len(), "tab"));
@@ -145,26 +144,8 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
         }
         Destination::Together => return together(view, &r.ids, &r.label),
     };
-    // To this or the other window's end: only the tabs not there already
-    // move ("merge all windows"). A window named by number takes all, at
-    // its end, as before.
-    let to_window = matches!(dest, Destination::OtherWindow | Destination::ThisWindow);
-    let ids = match window_id {
-        Some(to) if to_window => {
-            let moving = into_window(view, &r.ids, to);
-            if moving.is_empty() {
-                step.reply = "Those tabs are in that window already.".into();
-                return Ok(step);
-            }
-            step.reply =
-                step.reply
-                    .replacen(&plural(r.ids.len(), "tab"), &plural(moving.len(), "tab"), 1);
-            moving
-        }
-        _ => r.ids,
-    };
     // A window left with no tab closes ("merge all windows"): say so.
-    let closing = window_id.map_or(0, |to| emptied_windows(view, &ids, to));
+    let closing = window_id.map_or(0, |to| emptied_windows(&state.tabs, &ids, Some(to)).len());
     if closing > 0 {
         step.reply = format!(
             "{} Firefox closed {} left empty (undo opens {} again).",
@@ -201,17 +182,6 @@ fn into_window(view: &View, ids: &[i64], to: i64) -> Vec<i64> {
         .collect()
 }
 
-/// How many windows moving `ids` into `to` empties (Firefox closes them).
-fn emptied_windows(view: &View, ids: &[i64], to: i64) -> usize {
-    let tabs: Vec<_> = view.state.tabs.clone();
-    let moving: Vec<_> = tabs
-        .iter()
-        .filter(|t| ids.contains(&t.id))
-        .cloned()
-        .collect();
-    crate::tools::tabs::emptied_windows(&tabs, &moving, to).len()
-}
-
 /// "put the reddit tabs together": the others right after the first of
 /// them (in window and tab order), from whichever window they are in.
 fn together(view: &View, ids: &[i64], label: &str) -> Result<Step, Refusal> {
@@ -245,17 +215,11 @@ fn together(view: &View, ids: &[i64], label: &str) -> Result<Step, Refusal> {
 
 /// Moving every tab of a window into a new one would only replace it.
 fn refuse_emptying(view: &View, ids: &[i64]) -> Result<(), Refusal> {
-    let leaving: Vec<_> = view
-        .state
-        .tabs
-        .iter()
-        .filter(|t| ids.contains(&t.id))
-        .cloned()
-        .collect();
-    check_not_emptying(&view.state.tabs, &leaving).map_err(|_| Refusal {
+    if emptied_windows(&view.state.tabs, ids, None).is_empty() {
+        return Ok(());
+    }
+    Err(Refusal {
         code: ErrorCode::Refused,
-        reply: "That would move every tab out of one of their windows; leave one there, \
-                or move them into another window instead."
-            .into(),
+        reply: EMPTYING_INTO_NEW_WINDOW.into(),
     })
 }

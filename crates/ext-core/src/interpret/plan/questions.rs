@@ -18,10 +18,7 @@ fn list_tabs(view: &View, scope: Scope) -> Call {
 
 /// "how many tabs", "how many youtube tabs are open in this window".
 pub fn count(view: &View, target: &Target) -> Result<Step, Refusal> {
-    if let Scope::Window(n) = target.scope {
-        view.numbered_window(n)
-            .ok_or_else(|| not_found(crate::interpret::resolve::no_window(view, n)))?;
-    }
+    view.check_scope(target.scope).map_err(not_found)?;
     let state = view.state;
     let mut step = Step::default();
     step.calls.push(list_tabs(view, target.scope));
@@ -73,10 +70,7 @@ pub fn count(view: &View, target: &Target) -> Result<Step, Refusal> {
 
 /// "list my tabs", "which tab is playing": the titles.
 pub fn list(view: &View, target: &Target) -> Result<Step, Refusal> {
-    if let Scope::Window(n) = target.scope {
-        view.numbered_window(n)
-            .ok_or_else(|| not_found(crate::interpret::resolve::no_window(view, n)))?;
-    }
+    view.check_scope(target.scope).map_err(not_found)?;
     let mut step = Step::default();
     step.calls.push(list_tabs(view, target.scope));
     let (ids, label) = match resolve(view, target) {
@@ -119,7 +113,7 @@ pub fn count_windows(view: &View) -> Step {
     let state = view.state;
     let n = windows_with_tabs(state);
     let mut reply = format!(
-        "You have {} open, with {} in all.",
+        "You have {} open, with {} in all",
         plural(n, "window"),
         plural(state.tabs.len(), "tab")
     );
@@ -146,13 +140,9 @@ pub fn count_windows(view: &View) -> Step {
                 ))
             })
             .collect();
-        reply = format!(
-            "You have {} open, with {} in all: {}.",
-            plural(n, "window"),
-            plural(state.tabs.len(), "tab"),
-            each.join("; ")
-        );
+        reply = format!("{reply}: {}", each.join("; "));
     }
+    reply.push('.');
     Step {
         calls: vec![list_tabs(view, Scope::Everywhere)],
         reply,
