@@ -126,15 +126,19 @@ fn start_voice() -> Env {
     Env { ff, pages }
 }
 
-/// The built add-on with `models/` left out.
+/// The built add-on with `models/` left out, made once per test run in
+/// cargo's scratch folder for tests (under `target/`, so nothing collects in
+/// the machine's /tmp).
 fn xpi_without_models() -> PathBuf {
+    static MADE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    MADE.get_or_init(make_xpi_without_models).clone()
+}
+
+fn make_xpi_without_models() -> PathBuf {
     let source = tab_whisperer::firefox::xpi_path();
     let mut archive = zip::ZipArchive::new(std::fs::File::open(&source).unwrap()).unwrap();
-    let out = std::env::temp_dir().join(format!("tw-no-models-{}.xpi", std::process::id()));
-    if out.exists() {
-        return out;
-    }
-    let partial = out.with_extension("part");
+    let out = scratch("tw-no-models.xpi");
+    let partial = out.with_extension(format!("{}.part", std::process::id()));
     let mut writer = zip::ZipWriter::new(std::fs::File::create(&partial).unwrap());
     for i in 0..archive.len() {
         let file = archive.by_index_raw(i).unwrap();
@@ -145,6 +149,11 @@ fn xpi_without_models() -> PathBuf {
     writer.finish().unwrap();
     std::fs::rename(&partial, &out).unwrap();
     out
+}
+
+/// A path in cargo's scratch folder for integration tests (`target/tmp`).
+fn scratch(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join(name)
 }
 
 fn send(env: &Env, message: Value) -> Value {
@@ -426,7 +435,7 @@ fn transcribe_live(samples: &[f32], prompt: &str) -> Value {
 }
 
 fn transcribe_as(samples: &[f32], prompt: &str, max_tokens: usize, flags: &[&str]) -> Value {
-    let dir = std::env::temp_dir().join(format!("tw-voice-{}", std::process::id()));
+    let dir = scratch("tw-voice");
     std::fs::create_dir_all(&dir).unwrap();
     let audio = dir.join("heard.wav");
     std::fs::write(&audio, wav_f32(samples, 16_000)).unwrap();
@@ -1016,7 +1025,7 @@ fn xpi_with_bundled_model() -> PathBuf {
     use std::io::Write;
     let source = tab_whisperer::firefox::xpi_path();
     let mut archive = zip::ZipArchive::new(std::fs::File::open(&source).unwrap()).unwrap();
-    let out = std::env::temp_dir().join(format!("tw-bundled-{}.xpi", std::process::id()));
+    let out = scratch("tw-bundled.xpi");
     let mut writer = zip::ZipWriter::new(std::fs::File::create(&out).unwrap());
     for i in 0..archive.len() {
         let file = archive.by_index_raw(i).unwrap();

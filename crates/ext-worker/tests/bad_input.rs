@@ -350,7 +350,7 @@ fn transcribe_binary_prints_the_engines_json() {
 
 #[test]
 fn quantize_binary_writes_a_model_transcribe_loads() {
-    let out = std::env::temp_dir().join(format!("tw-quantize-{}", std::process::id()));
+    let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("tw-quantize");
     let model = model_dir("tiny-random");
     let (ok, printed, err) = run(
         env!("CARGO_BIN_EXE_quantize"),

@@ -306,7 +306,7 @@ fn half_precision_weights_and_a_quantized_target_load() {
 
 #[test]
 fn a_faster_whisper_directory_loads_like_any_other() {
-    let dir = std::env::temp_dir().join(format!("tw-ct2-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("tw-ct2");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("model.bin"), model_bin(false)).unwrap();
     std::fs::write(dir.join("tokenizer.json"), faster_whisper_tokenizer()).unwrap();
