@@ -396,3 +396,55 @@ fn sorting_tabs_by_title_and_undoing_it() {
     env.undo();
     assert_eq!(order(), ids);
 }
+
+#[test]
+fn opening_in_a_new_window_and_undoing_it() {
+    let env = start();
+    let url = env.on_host("www.youtube.com", "cats", "Cats - YouTube");
+    let cats = env.open_active(&url, "Cats - YouTube");
+    let home = env.tab(cats)["windowId"].as_i64().unwrap();
+    let window_ids = || -> Vec<i64> {
+        let windows = env.windows().expect("windows.getAll");
+        windows.iter().filter_map(|w| w["id"].as_i64()).collect()
+    };
+    let before = window_ids();
+    let tabs_in = |window: i64| -> Vec<Value> {
+        env.tabs()
+            .into_iter()
+            .filter(|t| t["windowId"] == window)
+            .collect()
+    };
+
+    // A site opens in a window of its own, even with the site open here.
+    let r = say(&env, "open youtube in a new window");
+    assert!(r["reply"].as_str().unwrap().contains("new window"), "{r}");
+    let now = window_ids();
+    let opened: Vec<i64> = now.into_iter().filter(|w| !before.contains(w)).collect();
+    assert_eq!(opened.len(), 1, "one new window: {r}");
+    let there = tabs_in(opened[0]);
+    assert_eq!(there.len(), 1, "{there:?}");
+    assert!(
+        there[0]["url"].as_str().unwrap().contains("youtube.com"),
+        "{there:?}"
+    );
+    assert_eq!(env.tab(cats)["windowId"], home, "the open tab stays");
+    env.undo();
+    wait_for(LOAD, "the new window to close", || {
+        Ok((window_ids() == before).then_some(()))
+    })
+    .unwrap();
+
+    // An open tab named so moves there itself; undo brings it back.
+    let index = env.tab(cats)["index"].clone();
+    say(&env, "open the cats tab in a new window");
+    let moved = env.tab(cats)["windowId"].as_i64().unwrap();
+    assert!(!before.contains(&moved), "{moved}");
+    assert_eq!(tabs_in(moved).len(), 1);
+    env.undo();
+    wait_for(LOAD, "the tab back in its window", || {
+        let tab = env.tab(cats);
+        Ok((tab["windowId"] == home && tab["index"] == index).then_some(()))
+    })
+    .unwrap();
+    assert_eq!(window_ids(), before);
+}

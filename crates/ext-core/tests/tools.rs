@@ -419,6 +419,41 @@ fn create_duplicate_reload_discard() {
 }
 
 #[test]
+fn create_tab_in_a_new_window_then_undo_closes_that_window() {
+    let f = Fixture::new();
+    let before = f.layout();
+    let windows = f.state().windows.len();
+    let r = f.tool(
+        "create_tab",
+        json!({"url": "bbc.co.uk", "newWindow": true}),
+    );
+    let tab = &r["result"]["tab"];
+    assert_eq!(tab["url"], "https://bbc.co.uk/");
+    let state = f.state();
+    assert_eq!(state.windows.len(), windows + 1);
+    let window = tab["windowId"].as_i64().unwrap();
+    let in_window: Vec<i64> = state
+        .tabs
+        .iter()
+        .filter(|t| t.window_id == window)
+        .map(|t| t.id)
+        .collect();
+    assert_eq!(in_window, [tab["id"].as_i64().unwrap()], "a window of its own");
+    f.undo();
+    assert_eq!(f.state().windows.len(), windows);
+    assert_eq!(f.layout(), before);
+    // Where and whether it shows are the new window's to say.
+    for args in [
+        json!({"url": "bbc.co.uk", "newWindow": true, "windowId": 1}),
+        json!({"url": "bbc.co.uk", "newWindow": true, "index": 0}),
+        json!({"url": "bbc.co.uk", "newWindow": true, "active": false}),
+    ] {
+        assert_eq!(f.fails("create_tab", args), "INVALID_ARGS");
+    }
+    assert_eq!(f.state().windows.len(), windows);
+}
+
+#[test]
 fn pin_and_mute_then_undo() {
     let f = Fixture::new();
     let before = f.layout();

@@ -109,6 +109,10 @@ pub struct CreateTabArgs {
     /// Whether to pin it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pinned: Option<bool>,
+    /// Open it as the first tab of a new window, which comes to the front
+    /// (then windowId and index are not said).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_window: Option<bool>,
 }
 
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]

@@ -397,6 +397,9 @@ pub fn normalize_url(input: &str) -> ToolResult<String> {
 
 pub async fn create_tab<B: Browser>(b: &B, a: CreateTabArgs) -> ToolResult<ToolOutput> {
     let url = a.url.as_deref().map(normalize_url).transpose()?;
+    if a.new_window == Some(true) {
+        return create_in_new_window(b, url, a).await;
+    }
     let windows = b.windows().await?;
     let window = match a.window_id {
         Some(w) => {
@@ -427,6 +430,37 @@ pub async fn create_tab<B: Browser>(b: &B, a: CreateTabArgs) -> ToolResult<ToolO
         vec![UndoStep::Close {
             tab_ids: vec![tab.id],
         }],
+    ))
+}
+
+/// `create_tab` with `newWindow`: a window of its own, undone by closing
+/// that window.
+async fn create_in_new_window<B: Browser>(
+    b: &B,
+    url: Option<String>,
+    a: CreateTabArgs,
+) -> ToolResult<ToolOutput> {
+    if a.window_id.is_some() || a.index.is_some() {
+        return Err(ToolError::invalid(
+            "create_tab: a tab in a new window has no windowId or index to say.",
+        ));
+    }
+    if a.active == Some(false) {
+        return Err(ToolError::invalid(
+            "create_tab: a new window comes to the front, so its tab cannot open in the background.",
+        ));
+    }
+    let tab = b
+        .create_window(&NewTab {
+            url,
+            active: true,
+            pinned: a.pinned.unwrap_or(false),
+            ..NewTab::default()
+        })
+        .await?;
+    Ok(ToolOutput::with_undo(
+        json!({ "tab": tab }),
+        vec![UndoStep::CloseWindow { tab_id: tab.id }],
     ))
 }
 

@@ -192,11 +192,14 @@ pub enum Intent {
     /// "open gmail": switch to it if open, else open the site.
     Open(Vec<String>),
     OpenUrl(String),
-    /// "open reddit in a new tab", "open netflix in the background": the
-    /// site, bookmark or tab's page in a fresh tab, even if one is open.
+    /// "open reddit in a new tab", "open netflix in the background", "open
+    /// gmail in a new window": the site, address, bookmark or tab's page in
+    /// a fresh tab, even if one is open.
     OpenNew {
         words: Vec<String>,
         active: bool,
+        /// In a new window of its own.
+        window: bool,
     },
     OpenBookmark(Vec<String>),
     NewTab,

@@ -27,6 +27,7 @@ mod undo;
 mod words;
 
 pub use intent::*;
+pub use open::url_in;
 pub use target::target;
 pub use words::{all_in, color, Words, FUNCTION_WORDS};
 

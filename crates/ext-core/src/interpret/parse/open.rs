@@ -41,7 +41,7 @@ fn open(w: Words) -> Option<Intent> {
         let rest = strip_articles(rest);
         // "open reddit in a new tab", "open a new tab with reddit", "open
         // netflix in the background": a fresh tab even if one is open.
-        if let Some((named, active)) = in_fresh_tab(rest) {
+        if let Some((named, Fresh { active, window })) = in_fresh_tab(rest) {
             const KIND: &[&str] = &["website", "site", "page", "app", "tab", "video", "article"];
             let words: Vec<String> = named
                 .iter()
@@ -50,13 +50,28 @@ fn open(w: Words) -> Option<Intent> {
                 .collect();
             // "open a new tab in the background": a blank one.
             let blank = all_in(&words, &["new", "blank", "empty", "fresh", "for", "me"]);
-            if url_in(named).is_none() && !words.is_empty() && !blank {
-                return Some(Intent::OpenNew { words, active });
+            // "open the reddit tab in a new window": that tab moves there,
+            // as Firefox's "Move to New Window" does.
+            if window && named.iter().any(|x| x == "tab" || x == "tabs") {
+                return Some(Intent::Move(
+                    super::target::target(named),
+                    Destination::NewWindow,
+                ));
+            }
+            // An address in a new tab is opened below; in a new window
+            // ("open github.com in a new window") it is opened here.
+            if (window || url_in(named).is_none()) && !words.is_empty() && !blank {
+                return Some(Intent::OpenNew {
+                    words,
+                    active,
+                    window,
+                });
             }
             if blank && !active {
                 return Some(Intent::OpenNew {
                     words: Vec::new(),
                     active,
+                    window,
                 });
             }
         }
@@ -111,31 +126,63 @@ fn this_elsewhere(w: Words) -> Option<Intent> {
     }
 }
 
-/// What to open in a fresh tab, and whether it comes to the front:
-/// "reddit in a new tab", "a new tab with reddit", "netflix in the
-/// background".
-fn in_fresh_tab(w: Words) -> Option<(Words, bool)> {
-    const BEFORE: &[&[&str]] = &[
-        &["new", "tab", "with"],
-        &["new", "tab", "for"],
-        &["new", "tab", "to"],
-        &["new", "tab", "and", "go", "to"],
+/// Where a fresh tab opens.
+#[derive(Clone, Copy)]
+struct Fresh {
+    /// It comes to the front.
+    active: bool,
+    /// In a new window of its own.
+    window: bool,
+}
+
+const FRONT: Fresh = Fresh {
+    active: true,
+    window: false,
+};
+const BACK: Fresh = Fresh {
+    active: false,
+    window: false,
+};
+const WINDOW: Fresh = Fresh {
+    active: true,
+    window: true,
+};
+
+/// What to open in a fresh tab, and where: "reddit in a new tab", "a new
+/// tab with reddit", "netflix in the background", "gmail in a new window".
+fn in_fresh_tab(w: Words) -> Option<(Words, Fresh)> {
+    const BEFORE: &[(&[&str], Fresh)] = &[
+        (&["new", "tab", "with"], FRONT),
+        (&["new", "tab", "for"], FRONT),
+        (&["new", "tab", "to"], FRONT),
+        (&["new", "tab", "and", "go", "to"], FRONT),
+        (&["new", "window", "with"], WINDOW),
+        (&["new", "window", "for"], WINDOW),
+        (&["new", "window", "to"], WINDOW),
     ];
-    const AFTER: &[(&[&str], bool)] = &[
-        (&["in", "a", "new", "tab"], true),
-        (&["in", "new", "tab"], true),
-        (&["in", "another", "tab"], true),
-        (&["in", "a", "separate", "tab"], true),
-        (&["in", "the", "background"], false),
-        (&["in", "a", "background", "tab"], false),
-        (&["in", "a", "new", "background", "tab"], false),
+    const AFTER: &[(&[&str], Fresh)] = &[
+        (&["in", "a", "new", "tab"], FRONT),
+        (&["in", "new", "tab"], FRONT),
+        (&["in", "another", "tab"], FRONT),
+        (&["in", "a", "separate", "tab"], FRONT),
+        (&["in", "the", "background"], BACK),
+        (&["in", "a", "background", "tab"], BACK),
+        (&["in", "a", "new", "background", "tab"], BACK),
+        (&["in", "a", "new", "window"], WINDOW),
+        (&["in", "new", "window"], WINDOW),
+        (&["in", "another", "window"], WINDOW),
+        (&["in", "a", "separate", "window"], WINDOW),
+        (&["in", "its", "own", "window"], WINDOW),
     ];
-    if let Some(named) = verb(w, BEFORE) {
-        return Some((strip_articles(named), true));
+    if let Some((named, fresh)) = BEFORE
+        .iter()
+        .find_map(|(lead, fresh)| starts(w, lead).map(|named| (named, *fresh)))
+    {
+        return Some((strip_articles(named), fresh));
     }
     AFTER
         .iter()
-        .find_map(|(tail, active)| ends(w, tail).map(|named| (named, *active)))
+        .find_map(|(tail, fresh)| ends(w, tail).map(|named| (named, *fresh)))
 }
 
 /// "open gmail and slack", "open bbc.co.uk, github.com": one clause per

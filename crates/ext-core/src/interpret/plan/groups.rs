@@ -74,6 +74,7 @@ pub fn group(
             if let Some(title) = &title {
                 step.reply += &format!(" as '{title}'");
             }
+            step.reply += &moved_in(view, &ids, window);
             step.reply.push('.');
             step.calls.push(Call::group_tabs(GroupTabsArgs {
                 tab_ids: ids.clone(),
@@ -86,6 +87,30 @@ pub fn group(
     }
     step.touched = ids;
     Ok(step)
+}
+
+/// A group lives in one window, so Firefox moves tabs from others into
+/// it; the reply says so: " (4 of them moved here from 2 other windows)".
+fn moved_in(view: &View, ids: &[i64], window: i64) -> String {
+    let mut from: Vec<i64> = ids
+        .iter()
+        .filter_map(|id| view.tab(*id))
+        .filter(|t| t.window_id != window)
+        .map(|t| t.window_id)
+        .collect();
+    let moved = from.len();
+    from.sort_unstable();
+    from.dedup();
+    let here = if window == view.focused_window {
+        "here"
+    } else {
+        "into its window"
+    };
+    match (moved, from.len()) {
+        (0, _) => String::new(),
+        (_, 1) => format!(" ({moved} of them moved {here} from another window)"),
+        (_, n) => format!(" ({moved} of them moved {here} from {n} other windows)"),
+    }
 }
 
 /// A short title for a new group nobody named: the site its tabs share

@@ -68,6 +68,14 @@ pub(super) fn refused(reply: impl Into<String>) -> Refusal {
     }
 }
 
+/// One tab by its title, several by their number: "'Gmail'", "3 tabs".
+pub(super) fn tabs_said(view: &View, ids: &[i64]) -> String {
+    match ids {
+        [one] => format!("'{}'", title(view, *one)),
+        _ => plural(ids.len(), "tab"),
+    }
+}
+
 pub(super) fn plural(n: usize, one: &str) -> String {
     if n == 1 {
         format!("1 {one}")
@@ -199,7 +207,11 @@ pub fn plan_intent(intent: &Intent, view: &View, options: &Options) -> Result<St
         Intent::Bare(target) => switch::bare(view, target),
         Intent::SwitchWindow(which) => switch::switch_window(view, *which),
         Intent::Open(words) => open::open(view, words),
-        Intent::OpenNew { words, active } => open::open_new(view, words, *active),
+        Intent::OpenNew {
+            words,
+            active,
+            window,
+        } => open::open_new(view, words, *active, *window),
         Intent::OpenUrl(url) => open::open_url(url),
         Intent::OpenBookmark(words) => bookmarks::open_bookmark(view, words),
         Intent::NewTab => Ok(browse::new_tab()),

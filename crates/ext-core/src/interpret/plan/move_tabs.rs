@@ -1,6 +1,6 @@
 //! Moving tabs within a window or to another one.
 
-use super::{not_found, one_tab, plural, target_ids, Refusal, Step};
+use super::{not_found, one_tab, tabs_said, target_ids, title, Refusal, Step};
 use crate::interpret::parse::{Destination, Target};
 use crate::interpret::resolve::{no_window, View};
 use crate::log::Call;
@@ -39,14 +39,14 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
             };
             ids = into_window(view, &r.ids, w);
             if ids.is_empty() {
-                step.reply = "Those tabs are in that window already.".into();
+                step.reply = there_already(view, &r.ids, w, "that window");
                 return Ok(step);
             }
             step.reply = match others.len() {
-                1 => format!("Moved {} to the other window.", plural(ids.len(), "tab")),
+                1 => format!("Moved {} to the other window.", tabs_said(view, &ids)),
                 _ => format!(
                     "Moved {} to window {}.",
-                    plural(ids.len(), "tab"),
+                    tabs_said(view, &ids),
                     windows.iter().position(|x| *x == w).unwrap_or(0) + 1
                 ),
             };
@@ -54,7 +54,7 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
         }
         Destination::NewWindow => {
             refuse_emptying(view, &r.ids)?;
-            step.reply = format!("Moved {} to a new window.", plural(r.ids.len(), "tab"));
+            step.reply = format!("Moved {} to a new window.", tabs_said(view, &r.ids));
             step.calls.push(Call::move_tabs(MoveTabsArgs {
                 tab_ids: r.ids.clone(),
                 index: None,
@@ -67,25 +67,30 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
         Destination::ThisWindow => {
             ids = into_window(view, &r.ids, view.focused_window);
             if ids.is_empty() {
-                step.reply = "Those tabs are in this window already.".into();
+                step.reply = there_already(view, &r.ids, view.focused_window, "this window");
                 return Ok(step);
             }
-            step.reply = format!("Moved {} to this window.", plural(ids.len(), "tab"));
+            step.reply = format!("Moved {} to this window.", tabs_said(view, &ids));
             (Some(view.focused_window), -1)
         }
         Destination::Window(n) => {
             let w = view
                 .numbered_window(*n)
                 .ok_or_else(|| not_found(no_window(view, *n)))?;
-            step.reply = format!("Moved {} to window {n}.", plural(r.ids.len(), "tab"));
+            ids = into_window(view, &r.ids, w);
+            if ids.is_empty() {
+                step.reply = there_already(view, &r.ids, w, &format!("window {n}"));
+                return Ok(step);
+            }
+            step.reply = format!("Moved {} to window {n}.", tabs_said(view, &ids));
             (Some(w), -1)
         }
         Destination::Start => {
-            step.reply = format!("Moved {} to the start.", plural(r.ids.len(), "tab"));
+            step.reply = format!("Moved {} to the start.", tabs_said(view, &r.ids));
             (None, 0)
         }
         Destination::End => {
-            step.reply = format!("Moved {} to the end.", plural(r.ids.len(), "tab"));
+            step.reply = format!("Moved {} to the end.", tabs_said(view, &r.ids));
             (None, -1)
         }
         Destination::Left => {
@@ -121,12 +126,12 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
                 // Firefox keeps pinned tabs in front.
                 format!(
                     "Moved {} right after the pinned tabs.",
-                    plural(r.ids.len(), "tab")
+                    tabs_said(view, &r.ids)
                 )
             } else {
                 format!(
                     "Moved {} {} '{}'.",
-                    plural(r.ids.len(), "tab"),
+                    tabs_said(view, &r.ids),
                     if *after { "after" } else { "before" },
                     super::title(view, reference)
                 )
@@ -139,7 +144,7 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
             (elsewhere.then_some(beside.window_id), index)
         }
         Destination::Position(n) => {
-            step.reply = format!("Moved {} to position {n}.", plural(r.ids.len(), "tab"));
+            step.reply = format!("Moved {} to position {n}.", tabs_said(view, &r.ids));
             (None, (n - 1).max(0))
         }
         Destination::Together => return together(view, &r.ids, &r.label),
@@ -166,6 +171,21 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
     }));
     step.touched = ids;
     Ok(step)
+}
+
+/// Why none of the tabs moves into window `to`: they are there, or of the
+/// other kind (private or not).
+fn there_already(view: &View, ids: &[i64], to: i64, place: &str) -> String {
+    let there = ids
+        .iter()
+        .all(|id| view.tab(*id).is_some_and(|t| t.window_id == to));
+    match ids {
+        _ if !there => {
+            "Firefox moves no tab between private and normal windows.".into()
+        }
+        [one] => format!("'{}' is already in {place}.", title(view, *one)),
+        _ => format!("Those tabs are already in {place}."),
+    }
 }
 
 /// The tabs that move into window `to`: those not there already, and

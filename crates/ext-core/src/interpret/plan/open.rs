@@ -2,8 +2,9 @@
 //! switches to it instead.
 
 use super::{not_found, one_call, one_tab, title, Refusal, Step};
-use crate::interpret::parse::{Selector, Target};
+use crate::interpret::parse::{Destination, Selector, Target};
 use crate::interpret::resolve::{match_bookmarks, match_tabs, View};
+use crate::interpret::parse::url_in;
 use crate::interpret::sites;
 use crate::log::Call;
 use crate::tab_state::Tab;
@@ -83,9 +84,15 @@ fn site_and_subject(words: &[String]) -> Option<(String, Vec<String>)> {
     }
 }
 
-/// "open reddit in a new tab", "open the flights tab in the background":
-/// a fresh tab at the site, bookmark or open tab's page.
-pub fn open_new(view: &View, words: &[String], active: bool) -> Result<Step, Refusal> {
+/// "open reddit in a new tab", "open the flights tab in the background",
+/// "open gmail in a new window": a fresh tab at the site, address, bookmark
+/// or open tab's page.
+pub fn open_new(
+    view: &View,
+    words: &[String],
+    active: bool,
+    window: bool,
+) -> Result<Step, Refusal> {
     let state = view.state;
     let joined = words.join(" ");
     let site = sites::by_words(words);
@@ -108,6 +115,9 @@ pub fn open_new(view: &View, words: &[String], active: bool) -> Result<Step, Ref
             format!("https://{}", site.places[0]),
             site.display.to_string(),
         )
+    } else if let Some(url) = url_in(words) {
+        let url = tools::normalize_url(&url)?;
+        (url.clone(), url)
     } else if let Some(b) = match_bookmarks(words, &state.bookmarks).first() {
         (
             b.url.clone(),
@@ -124,9 +134,25 @@ pub fn open_new(view: &View, words: &[String], active: bool) -> Result<Step, Ref
             )),
             _ => e,
         })?;
+        if window {
+            // "open the jira tab in a new window": the tab itself moves
+            // there, as Firefox's "Move to New Window" does.
+            return super::move_tabs::move_tabs(view, &target, &Destination::NewWindow);
+        }
         let tab = view.tab(id).ok_or_else(|| not_found("That tab is gone."))?;
         (tab.url.clone(), format!("'{}'", clip(&tab.title, 60)))
     };
+    if window {
+        return Ok(one_call(
+            Call::create_tab(CreateTabArgs {
+                url: Some(url),
+                new_window: Some(true),
+                ..Default::default()
+            }),
+            format!("Opened {name} in a new window."),
+            vec![],
+        ));
+    }
     let where_ = if active { "" } else { " in the background" };
     Ok(one_call(
         Call::create_tab(CreateTabArgs {

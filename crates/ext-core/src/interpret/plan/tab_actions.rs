@@ -1,11 +1,23 @@
 //! Mute, pin, reload, unload and duplicate: tabs changed in place.
 
-use super::{capitalized, plural, refused, target_ids, title, Refusal, Step};
+use super::{capitalized, plural, refused, tabs_said, target_ids, title, Refusal, Step};
 use crate::interpret::parse::Target;
 use crate::interpret::resolve::View;
 use crate::log::Call;
 use crate::tools::args::{MuteTabsArgs, PinTabsArgs, ReloadTabsArgs, TabIdArgs, TabIdsArgs};
 use crate::tools::ToolCall;
+
+/// Nothing to change: "'Gmail' is already pinned", "'Slack' isn't
+/// muted".
+fn already(view: &View, ids: &[i64], state: &str) -> String {
+    let undone = state.strip_prefix("un");
+    match (ids, undone) {
+        ([one], None) => format!("'{}' is already {state}.", title(view, *one)),
+        ([one], Some(state)) => format!("'{}' isn't {state}.", title(view, *one)),
+        (_, None) => format!("Those tabs are already {state}."),
+        (_, Some(state)) => format!("None of those tabs is {state}."),
+    }
+}
 
 pub fn mute(view: &View, target: &Target, mute: bool) -> Result<Step, Refusal> {
     let mut step = Step::default();
@@ -18,17 +30,13 @@ pub fn mute(view: &View, target: &Target, mute: bool) -> Result<Step, Refusal> {
         .collect();
     let verb = if mute { "muted" } else { "unmuted" };
     if ids.is_empty() {
-        step.reply = format!("Those tabs are already {verb}.");
+        step.reply = already(view, &r.ids, verb);
     } else {
         step.calls.push(Call::mute_tabs(MuteTabsArgs {
             tab_ids: ids.clone(),
             muted: Some(mute),
         }));
-        let mut reply = format!("{} {}.", capitalized(verb), plural(ids.len(), "tab"));
-        if ids.len() == 1 {
-            reply = format!("{} '{}'.", capitalized(verb), title(view, ids[0]));
-        }
-        step.reply = reply;
+        step.reply = format!("{} {}.", capitalized(verb), tabs_said(view, &ids));
         step.touched = ids;
     }
     Ok(step)
@@ -45,13 +53,13 @@ pub fn pin(view: &View, target: &Target, pin: bool) -> Result<Step, Refusal> {
         .collect();
     let verb = if pin { "pinned" } else { "unpinned" };
     if ids.is_empty() {
-        step.reply = format!("Those tabs are already {verb}.");
+        step.reply = already(view, &r.ids, verb);
     } else {
         step.calls.push(Call::pin_tabs(PinTabsArgs {
             tab_ids: ids.clone(),
             pinned: Some(pin),
         }));
-        step.reply = format!("{} {}.", capitalized(verb), plural(ids.len(), "tab"));
+        step.reply = format!("{} {}.", capitalized(verb), tabs_said(view, &ids));
         step.touched = ids;
     }
     Ok(step)
@@ -64,7 +72,7 @@ pub fn reload(view: &View, target: &Target, hard: bool) -> Result<Step, Refusal>
         tab_ids: r.ids.clone(),
         bypass_cache: Some(hard),
     }));
-    step.reply = format!("Reloaded {}.", plural(r.ids.len(), "tab"));
+    step.reply = format!("Reloaded {}.", tabs_said(view, &r.ids));
     step.touched = r.ids;
     Ok(step)
 }
@@ -103,6 +111,6 @@ pub fn duplicate(view: &View, target: &Target) -> Result<Step, Refusal> {
         step.calls
             .push(Call::duplicate_tab(TabIdArgs { tab_id: *id }));
     }
-    step.reply = format!("Duplicated {}.", plural(r.ids.len(), "tab"));
+    step.reply = format!("Duplicated {}.", tabs_said(view, &r.ids));
     Ok(step)
 }
