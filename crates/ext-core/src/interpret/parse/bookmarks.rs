@@ -3,7 +3,7 @@
 
 use super::intent::{Intent, Target};
 use super::open::OPEN;
-use super::target::target;
+use super::target::{scope_of, target, without_scope};
 use super::words::*;
 use super::Parsed;
 
@@ -126,10 +126,9 @@ fn bookmarks(w: Words) -> Option<Intent> {
     }
     // The tab comes first; each "in/to/under/as ..." after it may name the
     // folder, and the last one that does wins.
-    let marks = ["in", "into", "to", "under", "on", "as", "inside"];
-    let mut parts = rest.split(|x| marks.contains(&x.as_str()));
-    let what = parts.next().unwrap_or_default();
-    let folder = parts
+    let (what, folders) = tabs_and_folders(rest);
+    let folder = folders
+        .into_iter()
         .map(|f| {
             let f: Vec<String> = f
                 .iter()
@@ -158,7 +157,34 @@ fn bookmarks(w: Words) -> Option<Intent> {
     let target = if what.is_empty() {
         Target::active()
     } else {
-        target(what)
+        target(&what)
     };
     Some(Intent::Bookmark { target, folder })
+}
+
+/// Splits "all tabs in this window into Reading" at each "in/to/under/as"
+/// into the tabs ("all tabs in this window") and the folders named after
+/// them ("Reading"). A window said after "in" or "on" says which tabs, not
+/// a folder: "save the tabs in window 2 for later".
+fn tabs_and_folders(rest: Words) -> (Vec<String>, Vec<Vec<String>>) {
+    const MARKS: &[&str] = &["in", "into", "to", "under", "on", "as", "inside"];
+    let is_mark = |x: &String| MARKS.contains(&x.as_str());
+    let first = rest.iter().position(is_mark).unwrap_or(rest.len());
+    let mut what = rest[..first].to_vec();
+    let mut folders = Vec::new();
+    let mut at = first;
+    while at < rest.len() {
+        let end = rest[at + 1..]
+            .iter()
+            .position(is_mark)
+            .map_or(rest.len(), |n| at + 1 + n);
+        let part = &rest[at..end];
+        if scope_of(part).is_some() && without_scope(part).is_empty() {
+            what.extend_from_slice(part);
+        } else {
+            folders.push(part[1..].to_vec());
+        }
+        at = end;
+    }
+    (what, folders)
 }
