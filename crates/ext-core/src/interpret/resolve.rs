@@ -52,7 +52,7 @@ impl<'a> View<'a> {
     pub(crate) fn holds(&self, scope: Scope) -> impl Fn(&Tab) -> bool {
         let focused = self.focused_window;
         let numbered = match scope {
-            Scope::Window(n) => self.numbered_window(n),
+            Scope::Window(n) | Scope::OutsideWindow(n) => self.numbered_window(n),
             _ => None,
         };
         move |t: &Tab| match scope {
@@ -60,13 +60,16 @@ impl<'a> View<'a> {
             Scope::ThisWindow => t.window_id == focused,
             Scope::OtherWindows => t.window_id != focused,
             Scope::Window(_) => Some(t.window_id) == numbered,
+            Scope::OutsideWindow(_) => Some(t.window_id) != numbered,
         }
     }
 
     /// A window number that names no window is an error.
     pub(crate) fn check_scope(&self, scope: Scope) -> Result<(), String> {
         match scope {
-            Scope::Window(n) if self.numbered_window(n).is_none() => Err(no_window(self, n)),
+            Scope::Window(n) | Scope::OutsideWindow(n) if self.numbered_window(n).is_none() => {
+                Err(no_window(self, n))
+            }
             _ => Ok(()),
         }
     }
@@ -76,7 +79,7 @@ impl<'a> View<'a> {
         match scope {
             Scope::ThisWindow => Some(self.focused_window),
             Scope::Window(n) => self.numbered_window(n),
-            Scope::Everywhere | Scope::OtherWindows => None,
+            Scope::Everywhere | Scope::OtherWindows | Scope::OutsideWindow(_) => None,
         }
     }
 
@@ -142,6 +145,7 @@ fn select(
 ) -> Result<Resolved, String> {
     // "in window 2": everything said of "this window" ("the tab to the
     // right", "tab 2", "this one") is said of that window.
+    view.check_scope(scope)?;
     if let Scope::Window(n) = scope {
         let window = view.numbered_window(n).ok_or_else(|| no_window(view, n))?;
         let there = View {

@@ -93,6 +93,8 @@ pub enum Scope {
     /// "window 2", "the second window": windows counted in the order
     /// Firefox opened them, from 1 (as `Destination::Window`).
     Window(i64),
+    /// "everything except window 2": the tabs of every other window.
+    OutsideWindow(i64),
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -109,9 +109,24 @@ fn question_target(w: Words) -> Target {
     t
 }
 
+/// Asking of every window at once.
+const EACH_WINDOW: &[&[&str]] = &[
+    &["each", "window"],
+    &["every", "window"],
+    &["per", "window"],
+    &["each", "of", "my", "windows"],
+    &["each", "of", "the", "windows"],
+];
+
 /// "how many tabs", "count my tabs", "how many youtube tabs are open in
-/// this window", "how many windows".
+/// this window", "how many windows", "which window has the most tabs".
 fn count(w: Words) -> Option<Intent> {
+    // "which window has the most tabs", "what window has the fewest".
+    if let Some(rest) = verb(w, &[&["which", "window"], &["what", "window"]]) {
+        if mentions(rest, &["most", "fewest", "least", "more", "fewer", "less"]) {
+            return Some(Intent::CountWindows);
+        }
+    }
     let rest = verb(
         w,
         &[
@@ -128,6 +143,10 @@ fn count(w: Words) -> Option<Intent> {
     }
     let tabs = mentions(rest, &["tab", "tabs"]) || w[0] == "tab";
     if !tabs && mentions(rest, &["window", "windows"]) {
+        return Some(Intent::CountWindows);
+    }
+    // "how many tabs are in each window": the windows' answer counts them.
+    if tabs && EACH_WINDOW.iter().any(|said| find_seq(rest, said).is_some()) {
         return Some(Intent::CountWindows);
     }
     // "how many groups do I have": the list says how many.

@@ -14,13 +14,29 @@ pub fn target_or_active(w: &[String]) -> Target {
 }
 
 pub fn scope_of(w: Words) -> Option<Scope> {
-    if let Some((n, _)) = numbered_window(w) {
-        Some(Scope::Window(n))
-    } else if find_seq(w, &["this", "window"]).is_some()
-        || find_seq(w, &["current", "window"]).is_some()
-        || find_seq(w, &["same", "window"]).is_some()
-    {
-        Some(Scope::ThisWindow)
+    // "outside window 2", "outside this window": every other window.
+    let outside = |at: usize| {
+        w[..at]
+            .iter()
+            .rev()
+            .find(|x| *x != "the")
+            .is_some_and(|x| x == "outside")
+    };
+    let this_window = [&["this", "window"], &["current", "window"], &["same", "window"]]
+        .iter()
+        .find_map(|said| find_seq(w, *said));
+    if let Some((n, at)) = numbered_window(w) {
+        Some(if outside(at.start) {
+            Scope::OutsideWindow(n)
+        } else {
+            Scope::Window(n)
+        })
+    } else if let Some(at) = this_window {
+        Some(if outside(at) {
+            Scope::OtherWindows
+        } else {
+            Scope::ThisWindow
+        })
     } else if find_seq(w, &["other", "window"]).is_some()
         || find_seq(w, &["other", "windows"]).is_some()
     {
@@ -41,6 +57,9 @@ fn numbered_window(w: Words) -> Option<(i64, std::ops::Range<usize>)> {
     ordinal(&w[before]).map(|n| (n, before..at + 1))
 }
 
+/// The words that lead a window said as a scope: "in window 2".
+const SCOPE_LEADS: &[&str] = &["in", "from", "on", "of", "outside"];
+
 /// Removes "in this window", "from window 2" and the like from the words.
 pub fn without_scope(w: Words) -> Vec<String> {
     if let Some((_, at)) = numbered_window(w) {
@@ -48,7 +67,7 @@ pub fn without_scope(w: Words) -> Vec<String> {
         let lead = w[..at.start]
             .iter()
             .rposition(|x| !["the"].contains(&x.as_str()))
-            .filter(|i| ["in", "from", "on", "of"].contains(&w[*i].as_str()) && *i + 2 >= at.start);
+            .filter(|i| SCOPE_LEADS.contains(&w[*i].as_str()) && *i + 2 >= at.start);
         let start = lead.unwrap_or(at.start);
         let rest: Vec<String> = w[..start].iter().chain(&w[at.end..]).cloned().collect();
         return without_scope(&rest);
@@ -56,7 +75,7 @@ pub fn without_scope(w: Words) -> Vec<String> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < w.len() {
-        let lead = ["in", "from", "on", "of"].contains(&w[i].as_str());
+        let lead = SCOPE_LEADS.contains(&w[i].as_str());
         let skip = if lead {
             let after = strip_articles(&w[i + 1..]);
             let consumed = w.len() - i - 1 - after.len();
@@ -101,10 +120,13 @@ const EXCEPT: &[&[&str]] = &[
 /// Which tabs some words mean: "the youtube tabs", "all but this one",
 /// "tabs two and three", "the one that's playing".
 pub fn target(w: &[String]) -> Target {
+    if let Some(target) = except_a_window(w) {
+        return target;
+    }
     let scope = scope_of(w);
     // "mute the other windows": every tab there.
     let window_words = [
-        "the", "all", "tabs", "tab", "of", "in", "my", "every", "from",
+        "the", "all", "tabs", "tab", "of", "in", "my", "every", "from", "outside",
     ];
     let named_window = w.iter().any(|x| x == "window" || x == "windows");
     if let (Some(scope), true) = (scope, named_window) {
@@ -113,7 +135,9 @@ pub fn target(w: &[String]) -> Target {
             .filter(|x| !window_words.contains(&x.as_str()))
             .collect();
         let said = match scope {
-            Scope::Window(_) => numbered_window(w).map_or(0, |(_, at)| at.len()),
+            Scope::Window(_) | Scope::OutsideWindow(_) => {
+                numbered_window(w).map_or(0, |(_, at)| at.len())
+            }
             _ => 2,
         };
         if rest.len() == said {
@@ -196,6 +220,41 @@ pub fn target(w: &[String]) -> Target {
         singular,
         count,
     }
+}
+
+/// "everything except this window", "all tabs but the ones in window
+/// 2": the tabs of the other windows.
+fn except_a_window(w: &[String]) -> Option<Target> {
+    const SAY_NOTHING: &[&str] = &[
+        "the", "tabs", "tab", "ones", "one", "in", "from", "on", "of", "what's",
+    ];
+    EXCEPT.iter().find_map(|e| {
+        let i = find_seq(w, e)?;
+        let left_out: Vec<String> = w[i + e.len()..]
+            .iter()
+            .filter(|x| !SAY_NOTHING.contains(&x.as_str()))
+            .cloned()
+            .collect();
+        let scope = match scope_of(&left_out)? {
+            Scope::ThisWindow => Scope::OtherWindows,
+            Scope::Window(n) => Scope::OutsideWindow(n),
+            _ => return None,
+        };
+        // Nothing but the window is left out.
+        if !without_scope(&[vec!["in".to_string()], left_out].concat()).is_empty() {
+            return None;
+        }
+        let kept = target_or_active(&w[..i]);
+        let selector = match kept.selector {
+            Selector::Active => Selector::All,
+            other => other,
+        };
+        Some(Target {
+            scope,
+            selector,
+            ..kept
+        })
+    })
 }
 
 /// Where a selector looks when no window is said: "the other tabs" and
@@ -422,6 +481,13 @@ fn idle(w: &[String]) -> Option<(&[String], f64)> {
         &["hasn't", "been"],
         &["not"],
     ];
+    // "the old tabs", "stale tabs": old enough to have gone unused a while.
+    const OLD: &[&str] = &["old", "oldest", "stale", "ancient"];
+    if let [before @ .., old, tabs] = w {
+        if OLD.contains(&old.as_str()) && ["tabs", "ones"].contains(&tabs.as_str()) {
+            return Some((before, A_WHILE));
+        }
+    }
     let mut cut = None;
     for i in 0..w.len() {
         let rest = &w[i..];
@@ -434,6 +500,11 @@ fn idle(w: &[String]) -> Option<(&[String], f64)> {
             if after.first().is_some_and(|x| USED.contains(&x.as_str())) {
                 let after = strip_leading(&after[1..], &["at", "it", "them"]);
                 if let Some(after) = verb(after, &[&["in"], &["for"], &["since"]]) {
+                    cut = Some((i, after));
+                    break;
+                }
+                // "tabs I haven't looked at today".
+                if after.first().is_some_and(|x| x == "today") {
                     cut = Some((i, after));
                     break;
                 }
@@ -455,6 +526,9 @@ fn idle(w: &[String]) -> Option<(&[String], f64)> {
     );
     let ms = match span {
         [x] if ["while", "ages", "age"].contains(&x.as_str()) => A_WHILE,
+        // Unused for a day, so surely not used today: midnight is not known
+        // here, and a day back always reaches past it.
+        [x] if x == "today" => DAY,
         [x, y] if x == "long" && y == "time" => A_WHILE,
         // "a week", "an hour" (the article is gone), "the last day".
         [unit] => unit_ms(unit)?,

@@ -61,6 +61,7 @@ pub fn count(view: &View, target: &Target) -> Result<Step, Refusal> {
             Scope::ThisWindow => " in this window".to_string(),
             Scope::OtherWindows => " in the other windows".to_string(),
             Scope::Window(n) => format!(" in window {n}"),
+            Scope::OutsideWindow(n) => format!(" outside window {n}"),
             Scope::Everywhere => String::new(),
         };
         format!("You have {what}{place}.")
