@@ -758,8 +758,8 @@ pub fn find_group<'a>(
                     .groups
                     .iter()
                     .find(|x| x.id == *g)
-                    .ok_or_else(|| format!("No group is called '{joined}'.")),
-                _ => Err(format!("No group is called '{joined}'.")),
+                    .ok_or_else(|| no_group(view, &joined)),
+                _ => Err(no_group(view, &joined)),
             }
         }
     }
@@ -795,6 +795,25 @@ fn spoken_list(names: &[String]) -> String {
         [] => String::new(),
         [one] => one.clone(),
         [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// "No group is called 'work'; yours are News, Docs and Design."
+fn no_group(view: &View, said: &str) -> String {
+    let titles: Vec<String> = view
+        .state
+        .groups
+        .iter()
+        .filter(|g| !g.title.trim().is_empty())
+        .map(|g| format!("'{}'", g.title))
+        .collect();
+    match (view.state.groups.len(), titles.is_empty()) {
+        (0, _) => format!("No group is called '{said}'; you have no tab groups."),
+        (_, true) => format!("No group is called '{said}'."),
+        _ => format!(
+            "No group is called '{said}'; yours are {}.",
+            spoken_list(&titles)
+        ),
     }
 }
 

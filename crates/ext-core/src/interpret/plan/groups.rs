@@ -243,17 +243,24 @@ pub fn ungroup_tabs(view: &View, target: &Target) -> Result<Step, Refusal> {
     let r = target_ids(view, target)?;
     let ids: Vec<i64> = r
         .ids
-        .into_iter()
+        .iter()
+        .copied()
         .filter(|id| view.tab(*id).is_some_and(|t| t.is_grouped()))
         .collect();
     if ids.is_empty() {
-        step.reply = "Those tabs are not in a group.".into();
+        step.reply = match r.ids.as_slice() {
+            [one] => format!("'{}' is not in a group.", super::title(view, *one)),
+            _ => "Those tabs are not in a group.".into(),
+        };
     } else {
         step.calls.push(Call::ungroup_tabs(UngroupTabsArgs {
             tab_ids: Some(ids.clone()),
             group_id: None,
         }));
-        step.reply = format!("Took {} out of their group.", plural(ids.len(), "tab"));
+        step.reply = match ids.as_slice() {
+            [one] => format!("Took '{}' out of its group.", super::title(view, *one)),
+            _ => format!("Took {} out of their group.", plural(ids.len(), "tab")),
+        };
     }
     Ok(step)
 }
