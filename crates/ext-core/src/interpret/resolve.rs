@@ -203,6 +203,11 @@ fn select(
                 "other",
             )
         }
+        // "close youtube and mute the rest": all but the tabs the clause
+        // before touched; said first ("close the rest"), all but this one.
+        Selector::Rest if view.previous.is_empty() => {
+            return select(view, &Selector::Others, scope, strict, one)
+        }
         Selector::Rest => plain(
             ids(scoped
                 .into_iter()
@@ -316,16 +321,32 @@ fn select(
                 &format!("'{}' group", group.title),
             )
         }
-        Selector::Side { right } => {
+        Selector::Side { right, nearest } => {
             let window = view.window_tabs();
             let at = view
                 .active()
                 .map(|t| t.index)
                 .ok_or("No tab is active in this window.")?;
-            let found = on_side(window, at, *right, one);
+            let mut found = on_side(window, at, *right, one);
             let side = if *right { "right" } else { "left" };
             if found.is_empty() && strict {
                 return Err(format!("There is no tab to the {side} of this one."));
+            }
+            if let Some(n) = *nearest {
+                if found.len() < n && strict {
+                    return Err(format!(
+                        "There {} only {} to the {side} of this one.",
+                        if found.len() == 1 { "is" } else { "are" },
+                        if found.len() == 1 {
+                            "1 tab".to_string()
+                        } else {
+                            format!("{} tabs", found.len())
+                        }
+                    ));
+                }
+                found.sort_by_key(|t| (t.index - at).abs());
+                found.truncate(n);
+                found.sort_by_key(|t| t.index);
             }
             // Swept up, unless one tab is meant: pinned tabs stay unless named.
             plain(ids(found), one, &format!("the tabs to the {side}"))

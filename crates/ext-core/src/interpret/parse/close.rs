@@ -107,7 +107,8 @@ fn close(w: Words) -> Option<Intent> {
     None
 }
 
-/// "keep only gmail", "only keep gmail and slack open": close the rest,
+/// "keep only gmail", "only keep gmail and slack open", "leave only this
+/// tab": close the rest,
 /// as "close everything except gmail and slack" does.
 fn keep_only(w: Words) -> Option<Target> {
     const KEEP_ONLY: &[&[&str]] = &[
@@ -115,6 +116,8 @@ fn keep_only(w: Words) -> Option<Target> {
         &["keep", "just"],
         &["only", "keep"],
         &["just", "keep"],
+        &["leave", "only"],
+        &["leave", "just"],
     ];
     let rest = verb(w, KEEP_ONLY)?;
     let rest = rest.strip_suffix(&["open".to_string()]).unwrap_or(rest);

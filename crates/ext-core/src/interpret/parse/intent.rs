@@ -47,6 +47,9 @@ pub enum Selector {
     /// the next one when one tab is meant: "the tab on the left").
     Side {
         right: bool,
+        /// "the two tabs to the right", "the next 3 tabs": the nearest so
+        /// many.
+        nearest: Option<usize>,
     },
     /// "the second youtube tab", "the last jira tab": one of the tabs a
     /// name matches, in tab-strip order (`nth` -1: the last). `words` are

@@ -165,8 +165,26 @@ const WHAT_IS_OPEN: &[&[&str]] = &[
     &["what", "have", "i", "got", "open"],
 ];
 
+/// Asking what plays without saying "playing".
+const LISTENING_TO: &[&[&str]] = &[
+    &["what", "am", "i", "listening", "to"],
+    &["what", "are", "we", "listening", "to"],
+    &["what", "am", "i", "hearing"],
+    &["what", "is", "this", "song"],
+    &["what's", "this", "song"],
+    &["what", "song", "is", "this"],
+    &["what", "song", "is", "on"],
+    &["where", "is", "the", "music", "coming", "from"],
+    &["where", "is", "that", "sound", "coming", "from"],
+    &["where's", "the", "music", "coming", "from"],
+    &["where's", "that", "sound", "coming", "from"],
+];
+
 /// "list my tabs", "what tabs do I have open", "which tab is playing".
 fn list(w: Words) -> Option<Intent> {
+    if LISTENING_TO.iter().any(|p| is(w, p)) {
+        return Some(Intent::ListTabs(Target::of(Selector::Audible)));
+    }
     let playing = mentions(w, &["playing", "audible", "noise", "sound"]);
     let tabs = mentions(w, &["tab", "tabs"]);
     // "is anything playing", "is any tab making noise"

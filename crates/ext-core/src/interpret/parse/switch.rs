@@ -85,6 +85,17 @@ fn was_on(w: Words) -> bool {
         return true;
     }
     let w = strip_articles(w);
+    // "the tab I was on before", "… a moment ago": said of the same tab.
+    const BEFORE: &[&[&str]] = &[
+        &["before"],
+        &["earlier"],
+        &["previously"],
+        &["just", "now"],
+        &["a", "moment", "ago"],
+        &["a", "minute", "ago"],
+        &["a", "second", "ago"],
+    ];
+    let w = BEFORE.iter().find_map(|tail| ends(w, tail)).unwrap_or(w);
     let said = |p: &[&str]| is(w, p);
     said(&["tab", "i", "was", "on"])
         || said(&["tab", "i", "was", "just", "on"])

@@ -676,8 +676,8 @@ fn selector(w: &[String]) -> (Selector, bool) {
     }
     let quantified = QUANTIFIERS.iter().any(|q| has(q));
     let one_tab = !quantified && !has("everything") && (has("tab") && !has("tabs") || has("one"));
-    if let Some(right) = side(&w) {
-        return (Selector::Side { right }, one_tab);
+    if let Some((right, nearest)) = side(&w) {
+        return (Selector::Side { right, nearest }, one_tab);
     }
     if let Some((right, tab)) = side_of(&w) {
         return (Selector::SideOf { right, tab }, one_tab);
@@ -828,7 +828,7 @@ fn side_of(w: &[String]) -> Option<(bool, Box<Target>)> {
 
 /// "the tabs to the right", "the tab on the left": which side of the
 /// active tab (true for right).
-fn side(w: &[String]) -> Option<bool> {
+fn side(w: &[String]) -> Option<(bool, Option<usize>)> {
     let content: Vec<&str> = w
         .iter()
         .map(String::as_str)
@@ -862,8 +862,22 @@ fn side(w: &[String]) -> Option<bool> {
     // "everything after this tab" is the right side; "the tab after this
     // one" is the next tab.
     match content.as_slice() {
-        ["right"] | ["after"] => Some(true),
-        ["left"] | ["before"] => Some(false),
+        ["right"] | ["after"] => Some((true, None)),
+        ["left"] | ["before"] => Some((false, None)),
+        // "close the next tab": the one to the right.
+        ["next"] => Some((true, Some(1))),
+        ["previous"] => Some((false, Some(1))),
+        // "the two tabs to the right", "the next three tabs".
+        [a, b] => {
+            let (n, side) = if number(a).is_some() { (a, b) } else { (b, a) };
+            let right = match *side {
+                "right" | "after" | "next" => true,
+                "left" | "before" | "previous" => false,
+                _ => return None,
+            };
+            let n = usize::try_from(number(n)?).ok().filter(|n| *n >= 1)?;
+            Some((right, Some(n)))
+        }
         _ => None,
     }
 }
