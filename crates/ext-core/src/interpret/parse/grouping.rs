@@ -29,7 +29,7 @@ pub fn parse(w: Words) -> Parsed {
 fn group_by(w: Words) -> Option<Intent> {
     const LEADS: &[&str] = &[
         "group", "sort", "organize", "organise", "arrange", "cluster", "put", "split", "divide",
-        "bundle", "order", "tidy",
+        "bundle", "order", "tidy", "clean", "declutter",
     ];
     const SITE: &[&str] = &[
         "site", "sites", "website", "websites", "domain", "domains", "host", "hosts",
@@ -93,10 +93,16 @@ fn sort(w: Words) -> Option<Intent> {
             rest,
             &["url", "urls", "address", "addresses", "link", "links"],
         );
-    let by = match (by_title, by_address) {
-        (_, true) => SortKey::Address,
-        (true, false) => SortKey::Title,
-        (false, false) => return None,
+    // "by recent", "by last used", "by when I used them", "most recent first".
+    let by_use = (mentions(rest, &["by"])
+        && mentions(rest, &["recent", "recently", "used", "use", "usage", "accessed"]))
+        || find_seq(rest, &["most", "recent", "first"]).is_some()
+        || find_seq(rest, &["recently", "used", "first"]).is_some();
+    let by = match (by_title, by_address, by_use) {
+        (_, true, _) => SortKey::Address,
+        (true, false, _) => SortKey::Title,
+        (false, false, true) => SortKey::LastUsed,
+        (false, false, false) => return None,
     };
     let every_window =
         mentions(rest, &["windows"]) && mentions(rest, &["all", "every", "each", "both"]);
@@ -108,8 +114,8 @@ fn sort(w: Words) -> Option<Intent> {
     Some(Intent::Sort { scope, by })
 }
 
-/// "organize my tabs", "tidy up the tabs in this window": sorted by site,
-/// the one way that needs no guess.
+/// "organize my tabs", "tidy up the tabs in this window", "declutter":
+/// sorted by site, the one way that needs no guess (and undo puts back).
 fn tidy(w: Words) -> bool {
     let Some(rest) = verb(
         w,
@@ -120,11 +126,17 @@ fn tidy(w: Words) -> bool {
             &["arrange"],
             &["tidy", "up"],
             &["tidy"],
+            &["clean", "up"],
+            &["declutter"],
         ],
     ) else {
         return false;
     };
     let rest: Vec<&str> = rest.iter().map(String::as_str).collect();
+    // "tidy up", "declutter", "clean up please": said of the tabs.
+    if all_in_strs(&rest, &["please", "a", "bit", "things", "now"]) && w[0] != "sort" {
+        return true;
+    }
     // "organize my tab": the plural's "s" is often not heard.
     let tabs_at = rest
         .iter()
@@ -135,4 +147,8 @@ fn tidy(w: Words) -> bool {
             .all(|x| ["my", "the", "all", "these", "those", "of", "open", "up"].contains(x))
             && (i + 1 == rest.len() || scope_of(&w[w.len() - (rest.len() - i - 1)..]).is_some())
     })
+}
+
+fn all_in_strs(w: &[&str], allowed: &[&str]) -> bool {
+    w.iter().all(|x| allowed.contains(x))
 }

@@ -180,6 +180,8 @@ pub enum TimeSpan {
 pub enum SortKey {
     Title,
     Address,
+    /// The tab used last first.
+    LastUsed,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -52,12 +52,26 @@ pub fn make_groups(groups: Vec<NewGroup>, by: &str) -> Result<Step, Refusal> {
         step.calls.push(Call::group_tabs(args));
         step.touched.extend(&g.tab_ids);
     }
+    // One site grouped in several windows is said once: "YouTube (4 in
+    // 2 windows)".
+    let mut said: Vec<(&str, usize, usize)> = Vec::new();
+    for g in &groups {
+        match said.iter_mut().find(|(title, ..)| *title == g.title) {
+            Some((_, tabs, windows)) => {
+                *tabs += g.tab_ids.len();
+                *windows += 1;
+            }
+            None => said.push((&g.title, g.tab_ids.len(), 1)),
+        }
+    }
     step.reply = format!(
         "Made {} by {by}: {}.",
         plural(groups.len(), "group"),
-        groups
-            .iter()
-            .map(|g| format!("{} ({})", g.title, g.tab_ids.len()))
+        said.iter()
+            .map(|(title, tabs, windows)| match windows {
+                1 => format!("{title} ({tabs})"),
+                _ => format!("{title} ({tabs} in {windows} windows)"),
+            })
             .collect::<Vec<_>>()
             .join(", ")
     );

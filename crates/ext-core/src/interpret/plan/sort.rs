@@ -1,4 +1,4 @@
-//! Sorting the tabs of a window by title or address: one `move_tabs`
+//! Sorting the tabs of a window by title, address or last use: one `move_tabs`
 //! call per window that is out of order.
 
 use super::{plural, Refusal, Step};
@@ -31,7 +31,12 @@ pub fn sort(view: &View, scope: Scope, by: SortKey) -> Result<Step, Refusal> {
             .collect();
         loose_count += loose.len();
         let mut order = loose.clone();
-        order.sort_by_cached_key(|t| key(t, by));
+        match by {
+            SortKey::LastUsed => {
+                order.sort_by(|a, b| b.last_accessed.total_cmp(&a.last_accessed))
+            }
+            _ => order.sort_by_cached_key(|t| key(t, by)),
+        }
         // In order already: sorted and one block right after the pinned.
         let in_place = order.iter().zip(&loose).all(|(a, b)| a.id == b.id)
             && loose
@@ -54,6 +59,7 @@ pub fn sort(view: &View, scope: Scope, by: SortKey) -> Result<Step, Refusal> {
     let how = match by {
         SortKey::Title => "by title",
         SortKey::Address => "by address",
+        SortKey::LastUsed => "by when you last used them",
     };
     step.reply = if loose_count == 0 {
         "Every tab here is pinned or in a group; sorting leaves those as they are.".into()
@@ -77,5 +83,33 @@ fn key(t: &Tab, by: SortKey) -> String {
             let (host, path) = sites::host_and_path(&t.url);
             format!("{host}{}", path.to_lowercase())
         }
+        // Sorted by time where it is asked for, not by text.
+        SortKey::LastUsed => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::interpret::{plan, test_state, Options};
+
+    #[test]
+    fn sorting_by_last_use_puts_the_tab_used_last_first() {
+        let mut state = test_state::tabs(
+            &[
+                ("https://a.example/", "A"),
+                ("https://b.example/", "B"),
+                ("https://c.example/", "C"),
+            ],
+            &[],
+        );
+        // C was used last, then A, then B.
+        for (tab, used) in state.tabs.iter_mut().zip([2.0, 1.0, 3.0]) {
+            tab.last_accessed = used;
+        }
+        state.tabs[2].active = true;
+        let plan = plan("sort my tabs by when I used them", &state, &Options::default());
+        assert_eq!(plan.calls.len(), 1, "{}", plan.reply);
+        assert_eq!(plan.calls[0].args["tabIds"], serde_json::json!([3, 1, 2]));
+        assert!(plan.reply.contains("when you last used them"), "{}", plan.reply);
     }
 }
