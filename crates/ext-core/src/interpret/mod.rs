@@ -456,6 +456,7 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
                 | Intent::Help
                 | Intent::Count(_)
                 | Intent::CountWindows
+                | Intent::WhichWindow(_)
         );
         if k + 1 < intents.len() {
             let sim = MemoryBrowser::new(plan::with_windows(current.into_owned()));

@@ -92,6 +92,14 @@ impl<'a> View<'a> {
             .and_then(|i| ids.get(i).copied())
     }
 
+    /// The number "window 2" names a window by (see `numbered_window`).
+    pub(crate) fn window_number(&self, window_id: i64) -> Option<i64> {
+        let mut ids: Vec<i64> = self.state.windows.iter().map(|w| w.id).collect();
+        ids.sort_unstable();
+        let at = ids.iter().position(|w| *w == window_id)?;
+        i64::try_from(at + 1).ok()
+    }
+
     /// Tabs of the focused window in strip order.
     fn window_tabs(&self) -> Vec<&'a Tab> {
         let mut tabs: Vec<&Tab> = self

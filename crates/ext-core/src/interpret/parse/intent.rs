@@ -255,6 +255,8 @@ pub enum Intent {
     /// "how many tabs", "how many youtube tabs are open in this window".
     Count(Target),
     CountWindows,
+    /// "which window is netflix in", "what window am I in".
+    WhichWindow(Target),
     ListTabs(Target),
     ListGroups,
     /// "which search engines do I have".

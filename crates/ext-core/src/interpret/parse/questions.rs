@@ -30,7 +30,7 @@ fn questions(w: Words) -> Option<Intent> {
     if asks_for_help(w) {
         return Some(Intent::Help);
     }
-    if let Some(intent) = count(w) {
+    if let Some(intent) = count(w).or_else(|| which_window(w)) {
         return Some(intent);
     }
     let list_start = ["list", "show", "what", "which", "what's", "whats", "tell"];
@@ -164,6 +164,41 @@ const WHAT_IS_OPEN: &[&[&str]] = &[
     &["what", "do", "i", "have", "open"],
     &["what", "have", "i", "got", "open"],
 ];
+
+/// "which window is netflix in", "what window has the youtube tabs",
+/// "what window am I in".
+fn which_window(w: Words) -> Option<Intent> {
+    let rest = verb(
+        w,
+        &[
+            &["which", "window"],
+            &["what", "window"],
+            &["which", "windows"],
+        ],
+    )?;
+    const HERE: &[&[&str]] = &[
+        &["am", "i", "in"],
+        &["am", "i", "on"],
+        &["is", "this"],
+        &["is", "this", "tab", "in"],
+        &["is", "this", "in"],
+        &["are", "we", "in"],
+        &["is", "this", "one"],
+    ];
+    if HERE.iter().any(|p| is(rest, p)) {
+        return Some(Intent::WhichWindow(Target::active()));
+    }
+    let named = verb(
+        rest,
+        &[&["is"], &["are"], &["has"], &["have"], &["holds"], &["contains"]],
+    )?;
+    let named = named
+        .strip_suffix(&["in".to_string()])
+        .or_else(|| named.strip_suffix(&["on".to_string()]))
+        .unwrap_or(named);
+    let named = strip_articles(named);
+    (!named.is_empty()).then(|| Intent::WhichWindow(target(named)))
+}
 
 /// Asking what plays without saying "playing".
 const LISTENING_TO: &[&[&str]] = &[

@@ -110,6 +110,58 @@ pub fn list(view: &View, target: &Target) -> Result<Step, Refusal> {
     Ok(step)
 }
 
+/// "which window is netflix in": each tab's window by the number "window
+/// 2" names it by, the tabs said together per window.
+pub fn which_window(view: &View, target: &Target) -> Result<Step, Refusal> {
+    let r = resolve(view, target).map_err(not_found)?;
+    let windows = windows_with_tabs(view.state);
+    let place = |window: i64| {
+        let n = view.window_number(window).unwrap_or(0);
+        let here = if window == view.focused_window {
+            " (this one)"
+        } else {
+            ""
+        };
+        format!("window {n}{here}")
+    };
+    let mut by_window: Vec<(i64, Vec<String>)> = Vec::new();
+    for t in r.ids.iter().filter_map(|id| view.tab(*id)) {
+        let name = format!("'{}'", title(view, t.id));
+        match by_window.iter_mut().find(|(w, _)| *w == t.window_id) {
+            Some((_, names)) => names.push(name),
+            None => by_window.push((t.window_id, vec![name])),
+        }
+    }
+    by_window.sort_by_key(|(w, _)| view.window_number(*w));
+    let reply = match (&target.selector, by_window.as_slice()) {
+        (_, []) => "No tabs match.".to_string(),
+        (Selector::Active, [(w, _)]) => format!(
+            "You're in window {} of {}.",
+            view.window_number(*w).unwrap_or(0),
+            plural(windows, "window")
+        ),
+        (_, [(w, names)]) if names.len() == 1 => format!("{} is in {}.", names[0], place(*w)),
+        (_, [(w, names)]) => format!("They are all in {}: {}.", place(*w), names.join(", ")),
+        (_, each) => {
+            let each: Vec<String> = each
+                .iter()
+                .map(|(w, names)| {
+                    let more = if names.len() > 5 { ", …" } else { "" };
+                    format!("in {}: {}{more}", place(*w), names[..names.len().min(5)].join(", "))
+                })
+                .collect();
+            let mut reply = each.join("; ");
+            reply[..1].make_ascii_uppercase();
+            reply + "."
+        }
+    };
+    Ok(Step {
+        calls: vec![list_tabs(view, Scope::Everywhere)],
+        reply,
+        ..Step::default()
+    })
+}
+
 pub fn count_windows(view: &View) -> Step {
     let state = view.state;
     let n = windows_with_tabs(state);
