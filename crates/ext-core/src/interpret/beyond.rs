@@ -190,6 +190,17 @@ pub fn reply(w: &[String], state: &State) -> Option<&'static str> {
              and choose Remove Bookmark.",
         );
     }
+    // "turn the volume down", "make it louder": add-ons get mute, not a
+    // volume (the page's own player has one).
+    let volume = has("volume")
+        || (["make", "turn", "get"].contains(&first)
+            && ["louder", "quieter", "softer"].iter().any(|x| has(x)));
+    if volume && !about_a_tab(&["volume"]) {
+        return Some(
+            "Firefox lets add-ons mute a tab but not set its volume; say 'mute this tab', \
+             or use the page's own volume control.",
+        );
+    }
     // "minimize the docs group" collapses it: only windows are beyond reach.
     if ["minimize", "minimise", "maximize", "maximise"].contains(&first) && has("window") {
         return Some("Tab Whisperer can't resize windows.");
@@ -233,6 +244,8 @@ mod tests {
         assert!(r("open a private window").unwrap().contains("Ctrl+Shift+P"));
         assert!(r("new incognito window").unwrap().contains("Ctrl+Shift+P"));
         assert!(r("minimize this window").is_some());
+        assert!(r("turn the volume down").unwrap().contains("volume"));
+        assert!(r("make it louder").unwrap().contains("volume"));
         assert!(r("clear my history").unwrap().contains("Ctrl+Shift+Delete"));
         assert!(r("delete this bookmark")
             .unwrap()

@@ -2,7 +2,7 @@
 //! youtube", "resume the music", "play the lofi tab again".
 
 use super::intent::{Intent, Selector, Target};
-use super::target::target;
+use super::target::{scope_of, target, without_scope};
 use super::words::*;
 use super::Parsed;
 
@@ -84,6 +84,20 @@ fn media(w: Words) -> Option<Intent> {
     // "pause" alone, "pause the video": whatever plays.
     if all_in(rest, WHATEVER_PLAYS) {
         return Some(Intent::Media { target: None, play });
+    }
+    // "pause the video in window 2": whatever plays there. (What to
+    // resume there is not known: paused, a tab is silent.)
+    if let Some(scope) = scope_of(rest).filter(|_| !play) {
+        if all_in(&without_scope(rest), WHATEVER_PLAYS) {
+            let target = Target {
+                scope,
+                ..Target::of(Selector::Audible)
+            };
+            return Some(Intent::Media {
+                target: Some(target),
+                play,
+            });
+        }
     }
     let in_front =
         |x: &String| IN_FRONT.contains(&x.as_str()) || WHATEVER_PLAYS.contains(&x.as_str());

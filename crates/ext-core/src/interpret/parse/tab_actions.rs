@@ -194,7 +194,14 @@ fn silence_the_noise(w: Words) -> bool {
     if BARE.iter().any(|p| is(w, p)) {
         return true;
     }
-    verb(w, &[&["stop"], &["kill"], &["turn", "off"], &["silence"]])
-        .map(strip_articles)
-        .is_some_and(|rest| matches!(rest, [x] if NOISE.contains(&x.as_str())))
+    // "stop the music", "stop all sounds", "kill that noise".
+    const SAY_NOTHING: &[&str] = &["the", "all", "that", "this", "any", "of"];
+    verb(w, &[&["stop"], &["kill"], &["turn", "off"], &["silence"]]).is_some_and(|rest| {
+        let said: Vec<&str> = rest
+            .iter()
+            .map(String::as_str)
+            .filter(|x| !SAY_NOTHING.contains(x))
+            .collect();
+        matches!(said.as_slice(), [x] if NOISE.contains(x))
+    })
 }
