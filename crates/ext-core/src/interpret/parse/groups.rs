@@ -57,6 +57,21 @@ fn group_which(w: Words) -> GroupWhich {
         .cloned()
         .collect();
     let this = ["current", "this", "one", "it", "its", "that", "them"];
+    let all = |w: &[String]| {
+        w.iter()
+            .all(|x| ["all", "every", "everything", "each", "the", "my"].contains(&x.as_str()))
+    };
+    // "the other groups", "all groups except docs", "every group but this one".
+    if matches!(words.as_slice(), [x] if x == "other" || x == "others") {
+        return GroupWhich::AllBut(Box::new(GroupWhich::Current));
+    }
+    let except = ["except", "but", "besides", "excluding"];
+    if let Some(at) = words.iter().position(|x| except.contains(&x.as_str())) {
+        let kept = strip_leading(&words[at + 1..], &["for", "the"]);
+        if all(&words[..at]) && !kept.is_empty() {
+            return GroupWhich::AllBut(Box::new(group_which(kept)));
+        }
+    }
     if words.iter().all(|x| this.contains(&x.as_str())) {
         GroupWhich::Current
     } else if words

@@ -159,6 +159,8 @@ pub enum GroupWhich {
     Named(Vec<String>),
     /// "this group": the active tab's group.
     Current,
+    /// "the other groups", "all groups but docs": every group but one.
+    AllBut(Box<GroupWhich>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -176,6 +176,18 @@ pub fn recolor(view: &View, which: &GroupWhich, color: Color) -> Result<Step, Re
 fn groups_meant<'a>(view: &View<'a>, which: &GroupWhich) -> Result<Vec<&'a Group>, Refusal> {
     Ok(match which {
         GroupWhich::All => view.state.groups.iter().collect(),
+        GroupWhich::AllBut(kept) => {
+            // "the other groups" from a tab in none: every group.
+            let kept = match groups_meant(view, kept) {
+                Err(_) if matches!(**kept, GroupWhich::Current) => Vec::new(),
+                kept => kept?,
+            };
+            view.state
+                .groups
+                .iter()
+                .filter(|g| kept.iter().all(|k| k.id != g.id))
+                .collect()
+        }
         _ => vec![find_group(view.state, which, view).map_err(not_found)?],
     })
 }
