@@ -70,8 +70,19 @@ impl<'a> View<'a> {
             Scope::Window(n) | Scope::OutsideWindow(n) if self.numbered_window(n).is_none() => {
                 Err(no_window(self, n))
             }
+            Scope::OtherWindows | Scope::OutsideWindow(_) if !self.has_other_window() => {
+                Err("There is no other window.".into())
+            }
             _ => Ok(()),
         }
+    }
+
+    /// Whether any window but the focused one is open (a snapshot may
+    /// list its windows or only its tabs).
+    fn has_other_window(&self) -> bool {
+        let other = |window: i64| window != self.focused_window;
+        self.state.windows.iter().any(|w| other(w.id))
+            || self.state.tabs.iter().any(|t| other(t.window_id))
     }
 
     /// The window a scope is all of, if it is one.
