@@ -99,6 +99,7 @@ pub fn list(view: &View, target: &Target) -> Result<Step, Refusal> {
         (Selector::Muted, _) => format!("Muted: {}{more}.", titles.join(", ")),
         (Selector::Pinned, 0) => "No tab is pinned.".into(),
         (Selector::Pinned, _) => format!("Pinned: {}{more}.", titles.join(", ")),
+        (Selector::Highlighted { .. }, _) => format!("Selected: {}{more}.", titles.join(", ")),
         (_, 0) => "No tabs match.".into(),
         // "what tab am I on"
         (Selector::Active, 1) => format!("You're on {}.", titles[0]),
