@@ -423,10 +423,7 @@ fn create_tab_in_a_new_window_then_undo_closes_that_window() {
     let f = Fixture::new();
     let before = f.layout();
     let windows = f.state().windows.len();
-    let r = f.tool(
-        "create_tab",
-        json!({"url": "bbc.co.uk", "newWindow": true}),
-    );
+    let r = f.tool("create_tab", json!({"url": "bbc.co.uk", "newWindow": true}));
     let tab = &r["result"]["tab"];
     assert_eq!(tab["url"], "https://bbc.co.uk/");
     let state = f.state();
@@ -438,7 +435,11 @@ fn create_tab_in_a_new_window_then_undo_closes_that_window() {
         .filter(|t| t.window_id == window)
         .map(|t| t.id)
         .collect();
-    assert_eq!(in_window, [tab["id"].as_i64().unwrap()], "a window of its own");
+    assert_eq!(
+        in_window,
+        [tab["id"].as_i64().unwrap()],
+        "a window of its own"
+    );
     f.undo();
     assert_eq!(f.state().windows.len(), windows);
     assert_eq!(f.layout(), before);

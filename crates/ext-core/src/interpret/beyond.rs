@@ -190,11 +190,20 @@ pub fn reply(w: &[String], state: &State) -> Option<&'static str> {
              and choose Remove Bookmark.",
         );
     }
+    // "undo the undo" is a redo too (the undo parser leaves it here).
+    let undo_undo = first == "undo" && w[1..].contains(&"undo");
+    if undo_undo || (first == "redo" && rest_is(&["that", "it", "please", "the", "last", "change"]))
+    {
+        return Some("Tab Whisperer has no redo; say the command again.");
+    }
     // "turn the volume down", "make it louder": add-ons get mute, not a
     // volume (the page's own player has one).
-    let volume = has("volume")
-        || (["make", "turn", "get"].contains(&first)
-            && ["louder", "quieter", "softer"].iter().any(|x| has(x)));
+    const SET: &[&str] = &[
+        "turn", "set", "raise", "lower", "increase", "decrease", "adjust", "change", "make", "get",
+        "volume",
+    ];
+    let volume = SET.contains(&first)
+        && (has("volume") || ["louder", "quieter", "softer"].iter().any(|x| has(x)));
     if volume && !about_a_tab(&["volume"]) {
         return Some(
             "Firefox lets add-ons mute a tab but not set its volume; say 'mute this tab', \
@@ -246,6 +255,11 @@ mod tests {
         assert!(r("minimize this window").is_some());
         assert!(r("turn the volume down").unwrap().contains("volume"));
         assert!(r("make it louder").unwrap().contains("volume"));
+        assert!(r("redo").unwrap().contains("no redo"));
+        assert!(r("search for volume of a sphere").is_none());
+        assert!(r("find my bookmarks about volume").is_none());
+        assert!(r("redo that").unwrap().contains("no redo"));
+        assert!(r("undo the undo").unwrap().contains("no redo"));
         assert!(r("clear my history").unwrap().contains("Ctrl+Shift+Delete"));
         assert!(r("delete this bookmark")
             .unwrap()

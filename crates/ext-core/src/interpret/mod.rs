@@ -442,6 +442,7 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
         }
         let mut view = resolve::View::new(&current);
         view.previous = std::mem::take(&mut previous);
+        view.after_clause = k > 0;
         let step = match plan::plan_intent(intent, &view, options) {
             Ok(step) => step,
             Err(refusal) => return failed_at(k, refusal.code, refusal.reply),

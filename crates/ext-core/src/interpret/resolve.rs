@@ -13,6 +13,8 @@ pub struct View<'a> {
     pub focused_window: i64,
     /// Tabs the previous clause of a compound command acted on.
     pub previous: Vec<i64>,
+    /// A clause came before this one ("… and mute the rest").
+    pub after_clause: bool,
 }
 
 impl<'a> View<'a> {
@@ -29,6 +31,7 @@ impl<'a> View<'a> {
             state,
             focused_window,
             previous: Vec::new(),
+            after_clause: false,
         }
     }
 
@@ -94,20 +97,24 @@ impl<'a> View<'a> {
         }
     }
 
-    /// "window 2": the windows in the order Firefox opened them, from 1.
-    pub(crate) fn numbered_window(&self, n: i64) -> Option<i64> {
+    /// The windows in the order Firefox opened them: "window 2" is the
+    /// second.
+    pub(crate) fn window_order(&self) -> Vec<i64> {
         let mut ids: Vec<i64> = self.state.windows.iter().map(|w| w.id).collect();
         ids.sort_unstable();
+        ids
+    }
+
+    /// "window 2": the windows in the order Firefox opened them, from 1.
+    pub(crate) fn numbered_window(&self, n: i64) -> Option<i64> {
         usize::try_from(n - 1)
             .ok()
-            .and_then(|i| ids.get(i).copied())
+            .and_then(|i| self.window_order().get(i).copied())
     }
 
     /// The number "window 2" names a window by (see `numbered_window`).
     pub(crate) fn window_number(&self, window_id: i64) -> Option<i64> {
-        let mut ids: Vec<i64> = self.state.windows.iter().map(|w| w.id).collect();
-        ids.sort_unstable();
-        let at = ids.iter().position(|w| *w == window_id)?;
+        let at = self.window_order().iter().position(|w| *w == window_id)?;
         i64::try_from(at + 1).ok()
     }
 
@@ -171,8 +178,11 @@ fn select(
             state: view.state,
             focused_window: window,
             previous: view.previous.clone(),
+            after_clause: view.after_clause,
         };
-        return select(&there, selector, Scope::ThisWindow, strict, one);
+        // What is said of "this window" there is said of window n.
+        return select(&there, selector, Scope::ThisWindow, strict, one)
+            .map_err(|e| e.replace(" in this window", &format!(" in window {n}")));
     }
     let scoped = view.in_scope(scope);
     let ids = |tabs: Vec<&Tab>| tabs.iter().map(|t| t.id).collect::<Vec<_>>();
@@ -223,9 +233,14 @@ fn select(
             )
         }
         // "close youtube and mute the rest": all but the tabs the clause
-        // before touched; said first ("close the rest"), all but this one.
-        Selector::Rest if view.previous.is_empty() => {
-            return select(view, &Selector::Others, scope, strict, one)
+        // before touched; said first ("close the rest"), all but this one,
+        // in this window unless one is said (as "the other tabs").
+        Selector::Rest if !view.after_clause => {
+            let scope = match scope {
+                Scope::Everywhere => Scope::ThisWindow,
+                said => said,
+            };
+            return select(view, &Selector::Others, scope, strict, one);
         }
         Selector::Rest => plain(
             ids(scoped
@@ -270,7 +285,7 @@ fn select(
         Selector::Audible => {
             let found: Vec<&Tab> = scoped.into_iter().filter(|t| t.audible).collect();
             if found.is_empty() && strict {
-                return Err("No tab is playing sound.".into());
+                return Err(format!("No tab is playing sound{}.", where_said(scope)));
             }
             plain(ids(found), true, "playing")
         }
@@ -831,7 +846,7 @@ pub fn match_bookmarks<'a>(words: &[String], bookmarks: &'a [Bookmark]) -> Vec<&
 }
 
 /// "Slack", "Slack and Jira", "Slack, Jira and Confluence".
-fn spoken_list(names: &[String]) -> String {
+pub(crate) fn spoken_list(names: &[String]) -> String {
     match names {
         [] => String::new(),
         [one] => one.clone(),
@@ -848,13 +863,29 @@ fn no_group(view: &View, said: &str) -> String {
         .filter(|g| !g.title.trim().is_empty())
         .map(|g| format!("'{}'", g.title))
         .collect();
-    match (view.state.groups.len(), titles.is_empty()) {
+    match (view.state.groups.len(), titles.as_slice()) {
         (0, _) => format!("No group is called '{said}'; you have no tab groups."),
-        (_, true) => format!("No group is called '{said}'."),
-        _ => format!(
-            "No group is called '{said}'; yours are {}.",
-            spoken_list(&titles)
+        (_, []) => format!("No group is called '{said}'."),
+        (1, [only]) => format!("No group is called '{said}'; your only group is {only}."),
+        (_, titles) if titles.len() > 8 => format!(
+            "No group is called '{said}'; yours include {}.",
+            spoken_list(&titles[..8])
         ),
+        (_, titles) => format!(
+            "No group is called '{said}'; yours are {}.",
+            spoken_list(titles)
+        ),
+    }
+}
+
+/// Where a scope is, as a reply says it: " in window 2", "" for everywhere.
+pub(crate) fn where_said(scope: Scope) -> String {
+    match scope {
+        Scope::ThisWindow => " in this window".to_string(),
+        Scope::OtherWindows => " in the other windows".to_string(),
+        Scope::Window(n) => format!(" in window {n}"),
+        Scope::OutsideWindow(n) => format!(" outside window {n}"),
+        Scope::Everywhere => String::new(),
     }
 }
 

@@ -28,8 +28,20 @@ pub fn parse(w: Words) -> Parsed {
 /// "group similar tabs together".
 fn group_by(w: Words) -> Option<Intent> {
     const LEADS: &[&str] = &[
-        "group", "sort", "organize", "organise", "arrange", "cluster", "put", "split", "divide",
-        "bundle", "order", "tidy", "clean", "declutter",
+        "group",
+        "sort",
+        "organize",
+        "organise",
+        "arrange",
+        "cluster",
+        "put",
+        "split",
+        "divide",
+        "bundle",
+        "order",
+        "tidy",
+        "clean",
+        "declutter",
     ];
     const SITE: &[&str] = &[
         "site", "sites", "website", "websites", "domain", "domains", "host", "hosts",
@@ -95,7 +107,10 @@ fn sort(w: Words) -> Option<Intent> {
         );
     // "by recent", "by last used", "by when I used them", "most recent first".
     let by_use = (mentions(rest, &["by"])
-        && mentions(rest, &["recent", "recently", "used", "use", "usage", "accessed"]))
+        && mentions(
+            rest,
+            &["recent", "recently", "used", "use", "usage", "accessed"],
+        ))
         || find_seq(rest, &["most", "recent", "first"]).is_some()
         || find_seq(rest, &["recently", "used", "first"]).is_some();
     let by = match (by_title, by_address, by_use) {
@@ -132,11 +147,11 @@ fn tidy(w: Words) -> bool {
     ) else {
         return false;
     };
-    let rest: Vec<&str> = rest.iter().map(String::as_str).collect();
     // "tidy up", "declutter", "clean up please": said of the tabs.
-    if all_in_strs(&rest, &["please", "a", "bit", "things", "now"]) && w[0] != "sort" {
+    if all_in(rest, &["please", "a", "bit", "things", "now"]) && w[0] != "sort" {
         return true;
     }
+    let rest: Vec<&str> = rest.iter().map(String::as_str).collect();
     // "organize my tab": the plural's "s" is often not heard.
     let tabs_at = rest
         .iter()
@@ -147,8 +162,4 @@ fn tidy(w: Words) -> bool {
             .all(|x| ["my", "the", "all", "these", "those", "of", "open", "up"].contains(x))
             && (i + 1 == rest.len() || scope_of(&w[w.len() - (rest.len() - i - 1)..]).is_some())
     })
-}
-
-fn all_in_strs(w: &[&str], allowed: &[&str]) -> bool {
-    w.iter().all(|x| allowed.contains(x))
 }

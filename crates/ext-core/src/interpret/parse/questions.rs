@@ -146,7 +146,11 @@ fn count(w: Words) -> Option<Intent> {
         return Some(Intent::CountWindows);
     }
     // "how many tabs are in each window": the windows' answer counts them.
-    if tabs && EACH_WINDOW.iter().any(|said| find_seq(rest, said).is_some()) {
+    if tabs
+        && EACH_WINDOW
+            .iter()
+            .any(|said| find_seq(rest, said).is_some())
+    {
         return Some(Intent::CountWindows);
     }
     // "how many groups do I have": the list says how many.
@@ -190,7 +194,14 @@ fn which_window(w: Words) -> Option<Intent> {
     }
     let named = verb(
         rest,
-        &[&["is"], &["are"], &["has"], &["have"], &["holds"], &["contains"]],
+        &[
+            &["is"],
+            &["are"],
+            &["has"],
+            &["have"],
+            &["holds"],
+            &["contains"],
+        ],
     )?;
     let named = named
         .strip_suffix(&["in".to_string()])

@@ -19,12 +19,16 @@ pub fn scope_of(w: Words) -> Option<Scope> {
         w[..at]
             .iter()
             .rev()
-            .find(|x| *x != "the")
+            .find(|x| *x != "the" && *x != "of")
             .is_some_and(|x| x == "outside")
     };
-    let this_window = [&["this", "window"], &["current", "window"], &["same", "window"]]
-        .iter()
-        .find_map(|said| find_seq(w, *said));
+    let this_window = [
+        &["this", "window"],
+        &["current", "window"],
+        &["same", "window"],
+    ]
+    .iter()
+    .find_map(|said| find_seq(w, *said));
     if let Some((n, at)) = numbered_window(w) {
         Some(if outside(at.start) {
             Scope::OutsideWindow(n)
@@ -482,7 +486,7 @@ fn idle(w: &[String]) -> Option<(&[String], f64)> {
         &["not"],
     ];
     // "the old tabs", "stale tabs": old enough to have gone unused a while.
-    const OLD: &[&str] = &["old", "oldest", "stale", "ancient"];
+    const OLD: &[&str] = &["old", "stale", "ancient"];
     if let [before @ .., old, tabs] = w {
         if OLD.contains(&old.as_str()) && ["tabs", "ones"].contains(&tabs.as_str()) {
             return Some((before, A_WHILE));
@@ -867,8 +871,9 @@ fn side(w: &[String]) -> Option<(bool, Option<usize>)> {
         // "close the next tab": the one to the right.
         ["next"] => Some((true, Some(1))),
         ["previous"] => Some((false, Some(1))),
-        // "the two tabs to the right", "the next three tabs".
-        [a, b] => {
+        // "the two tabs to the right", "the next three tabs"; not "right
+        // of tab 3", a side of another tab (`side_of`).
+        [a, b] if !w.iter().any(|x| x == "of") => {
             let (n, side) = if number(a).is_some() { (a, b) } else { (b, a) };
             let right = match *side {
                 "right" | "after" | "next" => true,

@@ -58,6 +58,10 @@ fn undo(w: Words) -> Option<Intent> {
     if let Some(intent) = reopen(w) {
         return Some(intent);
     }
+    // "undo the undo" asks for a redo, which there is not (see `beyond`).
+    if w[0] == "undo" && w[1..].iter().any(|x| x == "undo") {
+        return None;
+    }
     let undo = w[0] == "undo"
         || w[0] == "revert"
         || w[0] == "oops"

@@ -44,9 +44,10 @@ pub fn group(
                 collapsed: None,
             }));
             step.reply = format!(
-                "Added {} to the '{}' group.",
+                "Added {} to the '{}' group{}.",
                 plural(ids.len(), "tab"),
-                g.title
+                g.title,
+                moved_in(view, &ids, g.window_id)
             );
         }
         None => {

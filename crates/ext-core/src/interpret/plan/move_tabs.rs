@@ -47,7 +47,7 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
                 _ => format!(
                     "Moved {} to window {}.",
                     tabs_said(view, &ids),
-                    windows.iter().position(|x| *x == w).unwrap_or(0) + 1
+                    view.window_number(w).unwrap_or(0)
                 ),
             };
             (Some(w), -1)
@@ -180,9 +180,7 @@ fn there_already(view: &View, ids: &[i64], to: i64, place: &str) -> String {
         .iter()
         .all(|id| view.tab(*id).is_some_and(|t| t.window_id == to));
     match ids {
-        _ if !there => {
-            "Firefox moves no tab between private and normal windows.".into()
-        }
+        _ if !there => "Firefox moves no tab between private and normal windows.".into(),
         [one] => format!("'{}' is already in {place}.", title(view, *one)),
         _ => format!("Those tabs are already in {place}."),
     }

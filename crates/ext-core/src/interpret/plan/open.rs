@@ -2,9 +2,9 @@
 //! switches to it instead.
 
 use super::{not_found, one_call, one_tab, title, Refusal, Step};
+use crate::interpret::parse::url_in;
 use crate::interpret::parse::{Destination, Selector, Target};
 use crate::interpret::resolve::{match_bookmarks, match_tabs, View};
-use crate::interpret::parse::url_in;
 use crate::interpret::sites;
 use crate::log::Call;
 use crate::tab_state::Tab;

@@ -1,9 +1,9 @@
 //! Questions about the tabs, answered from the snapshot (the calls that
 //! back them only read).
 
-use super::{not_found, plural, title, windows_with_tabs, Refusal, Step};
+use super::{capitalized, not_found, plural, title, windows_with_tabs, Refusal, Step};
 use crate::interpret::parse::{Scope, Selector, Target};
-use crate::interpret::resolve::{resolve, Resolved, View};
+use crate::interpret::resolve::{resolve, spoken_list, where_said, Resolved, View};
 use crate::log::Call;
 use crate::tools::args::{ListTabsArgs, NoArgs, WindowArgs};
 use crate::tools::ToolCall;
@@ -57,14 +57,7 @@ pub fn count(view: &View, target: &Target) -> Result<Step, Refusal> {
             }
             _ => format!("{n} {noun}"),
         };
-        let place = match target.scope {
-            Scope::ThisWindow => " in this window".to_string(),
-            Scope::OtherWindows => " in the other windows".to_string(),
-            Scope::Window(n) => format!(" in window {n}"),
-            Scope::OutsideWindow(n) => format!(" outside window {n}"),
-            Scope::Everywhere => String::new(),
-        };
-        format!("You have {what}{place}.")
+        format!("You have {what}{}.", where_said(target.scope))
     };
     Ok(step)
 }
@@ -115,7 +108,7 @@ pub fn list(view: &View, target: &Target) -> Result<Step, Refusal> {
 /// 2" names it by, the tabs said together per window.
 pub fn which_window(view: &View, target: &Target) -> Result<Step, Refusal> {
     let r = resolve(view, target).map_err(not_found)?;
-    let windows = windows_with_tabs(view.state);
+    let windows = view.window_order().len().max(windows_with_tabs(view.state));
     let place = |window: i64| {
         let n = view.window_number(window).unwrap_or(0);
         let here = if window == view.focused_window {
@@ -134,26 +127,26 @@ pub fn which_window(view: &View, target: &Target) -> Result<Step, Refusal> {
         }
     }
     by_window.sort_by_key(|(w, _)| view.window_number(*w));
+    // At most five names a window, the rest counted.
+    let names = |names: &[String]| match names.len() {
+        0..=5 => spoken_list(names),
+        n => format!("{} and {} more", names[..5].join(", "), n - 5),
+    };
     let reply = match (&target.selector, by_window.as_slice()) {
         (_, []) => "No tabs match.".to_string(),
+        (Selector::Active, _) if windows < 2 => "You have only this window.".to_string(),
         (Selector::Active, [(w, _)]) => format!(
-            "You're in window {} of {}.",
-            view.window_number(*w).unwrap_or(0),
-            plural(windows, "window")
+            "You're in window {} of {windows}.",
+            view.window_number(*w).unwrap_or(0)
         ),
-        (_, [(w, names)]) if names.len() == 1 => format!("{} is in {}.", names[0], place(*w)),
-        (_, [(w, names)]) => format!("They are all in {}: {}.", place(*w), names.join(", ")),
+        (_, [(w, one)]) if one.len() == 1 => format!("{} is in {}.", one[0], place(*w)),
+        (_, [(w, all)]) => format!("They are all in {}: {}.", place(*w), names(all)),
         (_, each) => {
             let each: Vec<String> = each
                 .iter()
-                .map(|(w, names)| {
-                    let more = if names.len() > 5 { ", …" } else { "" };
-                    format!("in {}: {}{more}", place(*w), names[..names.len().min(5)].join(", "))
-                })
+                .map(|(w, these)| format!("in {}: {}", place(*w), names(these)))
                 .collect();
-            let mut reply = each.join("; ");
-            reply[..1].make_ascii_uppercase();
-            reply + "."
+            format!("{}.", capitalized(&each.join("; ")))
         }
     };
     Ok(Step {
@@ -173,9 +166,8 @@ pub fn count_windows(view: &View) -> Step {
     );
     if n > 1 {
         // Each by the number "window 2" names, with the tab in front.
-        let mut ids: Vec<i64> = state.windows.iter().map(|w| w.id).collect();
-        ids.sort_unstable();
-        let each: Vec<String> = ids
+        let each: Vec<String> = view
+            .window_order()
             .iter()
             .enumerate()
             .filter_map(|(i, w)| {

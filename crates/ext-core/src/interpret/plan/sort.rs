@@ -32,9 +32,7 @@ pub fn sort(view: &View, scope: Scope, by: SortKey) -> Result<Step, Refusal> {
         loose_count += loose.len();
         let mut order = loose.clone();
         match by {
-            SortKey::LastUsed => {
-                order.sort_by(|a, b| b.last_accessed.total_cmp(&a.last_accessed))
-            }
+            SortKey::LastUsed => order.sort_by(|a, b| b.last_accessed.total_cmp(&a.last_accessed)),
             _ => order.sort_by_cached_key(|t| key(t, by)),
         }
         // In order already: sorted and one block right after the pinned.
@@ -107,9 +105,17 @@ mod tests {
             tab.last_accessed = used;
         }
         state.tabs[2].active = true;
-        let plan = plan("sort my tabs by when I used them", &state, &Options::default());
+        let plan = plan(
+            "sort my tabs by when I used them",
+            &state,
+            &Options::default(),
+        );
         assert_eq!(plan.calls.len(), 1, "{}", plan.reply);
         assert_eq!(plan.calls[0].args["tabIds"], serde_json::json!([3, 1, 2]));
-        assert!(plan.reply.contains("when you last used them"), "{}", plan.reply);
+        assert!(
+            plan.reply.contains("when you last used them"),
+            "{}",
+            plan.reply
+        );
     }
 }

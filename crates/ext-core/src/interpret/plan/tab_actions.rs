@@ -31,6 +31,8 @@ pub fn mute(view: &View, target: &Target, mute: bool) -> Result<Step, Refusal> {
     let verb = if mute { "muted" } else { "unmuted" };
     if ids.is_empty() {
         step.reply = already(view, &r.ids, verb);
+        // Named, if unchanged: "unmute slack and mute the rest" spares it.
+        step.touched = r.ids;
     } else {
         step.calls.push(Call::mute_tabs(MuteTabsArgs {
             tab_ids: ids.clone(),
@@ -54,6 +56,8 @@ pub fn pin(view: &View, target: &Target, pin: bool) -> Result<Step, Refusal> {
     let verb = if pin { "pinned" } else { "unpinned" };
     if ids.is_empty() {
         step.reply = already(view, &r.ids, verb);
+        // Named, if unchanged: "unmute slack and mute the rest" spares it.
+        step.touched = r.ids;
     } else {
         step.calls.push(Call::pin_tabs(PinTabsArgs {
             tab_ids: ids.clone(),
