@@ -216,13 +216,15 @@ pub async fn browse<B: Browser>(b: &B, a: BrowseArgs) -> ToolResult<ToolOutput> 
             return Ok(ToolOutput::with_undo(result, undo));
         }
         BrowseAction::NewWindow => {
-            let created = b
-                .create_window(&NewTab {
+            let (created, close) = super::tabs::open_window(
+                b,
+                &NewTab {
                     active: true,
                     ..NewTab::default()
-                })
-                .await?;
-            undo.push(UndoStep::CloseWindow { tab_id: created.id });
+                },
+            )
+            .await?;
+            undo.push(close);
             result["tab"] = json!(created);
             return Ok(ToolOutput::with_undo(result, undo));
         }

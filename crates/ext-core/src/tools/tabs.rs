@@ -450,18 +450,24 @@ async fn create_in_new_window<B: Browser>(
             "create_tab: a new window comes to the front, so its tab cannot open in the background.",
         ));
     }
-    let tab = b
-        .create_window(&NewTab {
+    let (tab, undo) = open_window(
+        b,
+        &NewTab {
             url,
             active: true,
             pinned: a.pinned.unwrap_or(false),
             ..NewTab::default()
-        })
-        .await?;
-    Ok(ToolOutput::with_undo(
-        json!({ "tab": tab }),
-        vec![UndoStep::CloseWindow { tab_id: tab.id }],
-    ))
+        },
+    )
+    .await?;
+    Ok(ToolOutput::with_undo(json!({ "tab": tab }), vec![undo]))
+}
+
+/// A new window with one tab, and the undo step that closes it.
+pub(super) async fn open_window<B: Browser>(b: &B, spec: &NewTab) -> ToolResult<(Tab, UndoStep)> {
+    let tab = b.create_window(spec).await?;
+    let undo = UndoStep::CloseWindow { tab_id: tab.id };
+    Ok((tab, undo))
 }
 
 pub async fn reload_tabs<B: Browser>(b: &B, a: ReloadTabsArgs) -> ToolResult<ToolOutput> {
