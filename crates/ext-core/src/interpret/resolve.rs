@@ -361,27 +361,21 @@ fn select(
                 .active()
                 .map(|t| t.index)
                 .ok_or("No tab is active in this window.")?;
-            let mut found = on_side(window, at, *right, one);
+            let found = on_side(window, at, *right, if one { Some(1) } else { None });
             let side = if *right { "right" } else { "left" };
             if found.is_empty() && strict {
                 return Err(format!("There is no tab to the {side} of this one."));
             }
-            if let Some(n) = *nearest {
-                if found.len() < n && strict {
-                    return Err(format!(
-                        "There {} only {} to the {side} of this one.",
-                        if found.len() == 1 { "is" } else { "are" },
-                        if found.len() == 1 {
-                            "1 tab".to_string()
-                        } else {
-                            format!("{} tabs", found.len())
-                        }
-                    ));
+            let found = match *nearest {
+                Some(n) if found.len() < n && strict => {
+                    return Err(match found.len() {
+                        1 => format!("There is only 1 tab to the {side} of this one."),
+                        k => format!("There are only {k} tabs to the {side} of this one."),
+                    })
                 }
-                found.sort_by_key(|t| (t.index - at).abs());
-                found.truncate(n);
-                found.sort_by_key(|t| t.index);
-            }
+                Some(n) => nearest_first(found, at, n),
+                None => found,
+            };
             // Swept up, unless one tab is meant: pinned tabs stay unless named.
             plain(ids(found), one, &format!("the tabs to the {side}"))
         }
@@ -424,7 +418,12 @@ fn select(
                 .iter()
                 .filter(|t| t.window_id == beside.window_id)
                 .collect();
-            let found = on_side(window, beside.index, *right, one);
+            let found = on_side(
+                window,
+                beside.index,
+                *right,
+                if one { Some(1) } else { None },
+            );
             let side = if *right { "right" } else { "left" };
             if found.is_empty() && strict {
                 return Err(format!(
@@ -507,16 +506,23 @@ fn select(
 /// "youtube" → "YouTube"; other words as said.
 /// The tabs of a window on one side of position `at` (true: right), or
 /// with `one` only the neighbour, the nearest on that side.
-fn on_side(window: Vec<&Tab>, at: i64, right: bool, one: bool) -> Vec<&Tab> {
-    let mut found: Vec<&Tab> = window
+fn on_side(window: Vec<&Tab>, at: i64, right: bool, limit: Option<usize>) -> Vec<&Tab> {
+    let found: Vec<&Tab> = window
         .into_iter()
         .filter(|t| if right { t.index > at } else { t.index < at })
         .collect();
-    if one {
-        found.sort_by_key(|t| (t.index - at).abs());
-        found.truncate(1);
+    match limit {
+        Some(n) => nearest_first(found, at, n),
+        None => found,
     }
-    found
+}
+
+/// The `n` tabs nearest to index `at`, in strip order.
+fn nearest_first(mut tabs: Vec<&Tab>, at: i64, n: usize) -> Vec<&Tab> {
+    tabs.sort_by_key(|t| (t.index - at).abs());
+    tabs.truncate(n);
+    tabs.sort_by_key(|t| t.index);
+    tabs
 }
 
 /// "7 days", "2 hours", "30 minutes": a span as people say it.
