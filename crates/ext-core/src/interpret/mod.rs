@@ -458,6 +458,7 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
                 | Intent::Count(_)
                 | Intent::CountWindows
                 | Intent::WhichWindow(_)
+                | Intent::BusiestWindow { .. }
         );
         if k + 1 < intents.len() {
             let sim = MemoryBrowser::new(plan::with_windows(current.into_owned()));

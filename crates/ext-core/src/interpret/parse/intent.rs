@@ -257,6 +257,10 @@ pub enum Intent {
     /// "how many tabs", "how many youtube tabs are open in this window".
     Count(Target),
     CountWindows,
+    /// "which window has the most tabs" (`most`), "… the fewest".
+    BusiestWindow {
+        most: bool,
+    },
     /// "which window is netflix in", "what window am I in".
     WhichWindow(Target),
     ListTabs(Target),

@@ -123,8 +123,11 @@ const EACH_WINDOW: &[&[&str]] = &[
 fn count(w: Words) -> Option<Intent> {
     // "which window has the most tabs", "what window has the fewest".
     if let Some(rest) = verb(w, &[&["which", "window"], &["what", "window"]]) {
-        if mentions(rest, &["most", "fewest", "least", "more", "fewer", "less"]) {
-            return Some(Intent::CountWindows);
+        if mentions(rest, &["most", "more"]) {
+            return Some(Intent::BusiestWindow { most: true });
+        }
+        if mentions(rest, &["fewest", "least", "fewer", "less"]) {
+            return Some(Intent::BusiestWindow { most: false });
         }
     }
     let rest = verb(

@@ -156,6 +156,58 @@ pub fn which_window(view: &View, target: &Target) -> Result<Step, Refusal> {
     })
 }
 
+/// "which window has the most tabs": that window (or those, if tied),
+/// then each window's count.
+pub fn busiest_window(view: &View, most: bool) -> Step {
+    let counts: Vec<(i64, usize)> = view
+        .window_order()
+        .iter()
+        .enumerate()
+        .map(|(i, w)| {
+            let n = view.state.tabs.iter().filter(|t| t.window_id == *w).count();
+            (i as i64 + 1, n)
+        })
+        .filter(|(_, n)| *n > 0)
+        .collect();
+    let pick = if most {
+        counts.iter().map(|(_, n)| *n).max()
+    } else {
+        counts.iter().map(|(_, n)| *n).min()
+    };
+    let focused = view.window_number(view.focused_window);
+    let said = |w: i64| match Some(w) == focused {
+        true => format!("window {w} (this one)"),
+        false => format!("window {w}"),
+    };
+    let which = if most { "most" } else { "fewest" };
+    let reply = match (counts.as_slice(), pick) {
+        ([], _) | (_, None) => "You have no tabs open.".to_string(),
+        ([(w, n)], _) => format!("You have only {}, with {}.", said(*w), plural(*n, "tab")),
+        (_, Some(pick)) => {
+            let top: Vec<String> = counts
+                .iter()
+                .filter(|(_, n)| *n == pick)
+                .map(|(w, _)| said(*w))
+                .collect();
+            let each: Vec<String> = counts
+                .iter()
+                .map(|(w, n)| format!("window {w}: {n}"))
+                .collect();
+            let has = if top.len() == 1 { "has" } else { "have" };
+            format!(
+                "{} {has} the {which} tabs, {pick} ({}).",
+                capitalized(&spoken_list(&top)),
+                each.join(", ")
+            )
+        }
+    };
+    Step {
+        calls: vec![list_tabs(view, Scope::Everywhere)],
+        reply,
+        ..Step::default()
+    }
+}
+
 pub fn count_windows(view: &View) -> Step {
     let state = view.state;
     let n = windows_with_tabs(state);
