@@ -242,3 +242,37 @@ fn reopen_undoes_the_newest_close_and_nothing_else() {
         assert_eq!(nothing["error"]["code"], "NOT_FOUND", "{nothing}");
     }
 }
+
+/// "undo the last two changes" reverts the two newest, newest first, and
+/// leaves the one before; asked for more than there are, it undoes what
+/// there is and says the rest could not be.
+#[test]
+fn undo_the_last_two_changes_reverts_the_two_newest() {
+    let f = Fixture::new();
+    let say = |text: &str| {
+        let answer = f.send(json!({ "type": "command", "text": text }));
+        assert_eq!(answer["ok"], true, "'{text}' → {answer}");
+        answer
+    };
+    let tab = |f: &Fixture, title: &str| {
+        f.state()
+            .tabs
+            .into_iter()
+            .find(|t| t.title == title)
+            .unwrap()
+    };
+    say("mute hacker news");
+    say("mute the rust book");
+    say("pin the rust book");
+    let answer = say("undo the last two changes");
+    let reply = answer["reply"].as_str().unwrap();
+    assert_eq!(reply.matches("Undid").count(), 2, "{reply}");
+    assert!(!tab(&f, "The Rust Book").pinned);
+    assert!(!tab(&f, "The Rust Book").muted);
+    assert!(tab(&f, "Hacker News").muted, "the change before stays");
+    let answer = say("undo three times");
+    let reply = answer["reply"].as_str().unwrap();
+    assert!(!tab(&f, "Hacker News").muted);
+    assert_eq!(reply.matches("Undid").count(), 1, "{reply}");
+    assert!(reply.contains("Then:"), "{reply}");
+}

@@ -307,6 +307,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
                 question: None,
                 error: None,
                 special: None,
+                undo_times: None,
                 query: false,
                 passable: Vec::new(),
             },

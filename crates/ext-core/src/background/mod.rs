@@ -409,7 +409,9 @@ impl<B: Browser, S: Storage> Background<B, S> {
                 self.log_reply(text, &reply, None).await;
                 return CommandAnswer::replied(reply);
             }
-            (Some(Special::Undo), None) => return self.undo_locked(None).await,
+            (Some(Special::Undo), None) => {
+                return self.undo_newest(plan.undo_times.unwrap_or(1)).await
+            }
             (Some(Special::Reopen), None) => {
                 let newest = self
                     .journal
@@ -635,6 +637,30 @@ impl<B: Browser, S: Storage> Background<B, S> {
         self.pending.take();
         self.enter_scope().await;
         self.undo_locked(id).await
+    }
+
+    /// "undo the last two changes": the newest `times` changes, newest
+    /// first, stopping at the first that cannot be undone (what was undone
+    /// before it stays undone, and the reply says both).
+    async fn undo_newest(&self, times: usize) -> CommandAnswer {
+        let mut replies = Vec::new();
+        let mut last = CommandAnswer::default();
+        for done in 0..times {
+            let answer = self.undo_locked(None).await;
+            if !answer.ok {
+                if done == 0 {
+                    return answer;
+                }
+                replies.push(format!("Then: {}", answer.reply));
+                break;
+            }
+            replies.push(answer.reply.clone());
+            last = answer;
+        }
+        CommandAnswer {
+            reply: replies.join(" "),
+            ..last
+        }
     }
 
     async fn undo_locked(&self, id: Option<&str>) -> CommandAnswer {

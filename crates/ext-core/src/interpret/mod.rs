@@ -83,6 +83,10 @@ pub struct Plan {
     pub error: Option<ErrorCode>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub special: Option<Special>,
+    /// How many of the newest changes an undo reverts, when more than one
+    /// ("undo the last two changes").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub undo_times: Option<usize>,
     /// The calls that read rather than change (their results make the reply).
     #[serde(skip)]
     pub query: bool,
@@ -116,6 +120,7 @@ impl Plan {
             question: None,
             error: Some(code),
             special: None,
+            undo_times: None,
             query: false,
             passable: Vec::new(),
         }
@@ -383,7 +388,7 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
     }
     if let [single] = intents.as_slice() {
         let special = match single {
-            Intent::Undo => Some(Special::Undo),
+            Intent::Undo | Intent::UndoSeveral(_) => Some(Special::Undo),
             Intent::Reopen => Some(Special::Reopen),
             Intent::Yes => Some(Special::Yes),
             Intent::No => Some(Special::No),
@@ -392,19 +397,25 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
         if let Some(s) = special {
             // The background acts on these itself; the reply says what
             // they mean where nothing acts on them (twctl plan).
-            let reply = match s {
-                Special::Undo => "Undo the last change.",
-                Special::Reopen => "Reopen the tabs closed last.",
-                Special::Yes => "Yes: run what is waiting for confirmation.",
-                Special::No => "No: cancel what is waiting for confirmation.",
+            let undo_times = match single {
+                Intent::UndoSeveral(n) => Some(*n),
+                _ => None,
+            };
+            let reply = match (s, undo_times) {
+                (Special::Undo, Some(n)) => format!("Undo the last {n} changes."),
+                (Special::Undo, None) => "Undo the last change.".into(),
+                (Special::Reopen, _) => "Reopen the tabs closed last.".into(),
+                (Special::Yes, _) => "Yes: run what is waiting for confirmation.".into(),
+                (Special::No, _) => "No: cancel what is waiting for confirmation.".into(),
             };
             return Plan {
                 calls: Vec::new(),
-                reply: reply.into(),
+                reply,
                 needs_confirmation: false,
                 question: None,
                 error: None,
                 special: Some(s),
+                undo_times,
                 query: false,
                 passable: Vec::new(),
             };
@@ -433,7 +444,7 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
     for (k, intent) in intents.iter().enumerate() {
         if matches!(
             intent,
-            Intent::Undo | Intent::Reopen | Intent::Yes | Intent::No
+            Intent::Undo | Intent::UndoSeveral(_) | Intent::Reopen | Intent::Yes | Intent::No
         ) {
             return Plan::failed(
                 ErrorCode::InvalidArgs,
@@ -489,6 +500,7 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
         question: needs_confirmation.then(|| questions.join(" ")),
         error: None,
         special: None,
+        undo_times: None,
         query,
         passable,
     }

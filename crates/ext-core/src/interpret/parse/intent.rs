@@ -271,6 +271,8 @@ pub enum Intent {
     /// "help", "what can you do": examples of what to say.
     Help,
     Undo,
+    /// "undo the last two changes": the newest n changes, newest first.
+    UndoSeveral(usize),
     /// "reopen the tab I just closed": undo the newest close, whatever
     /// changed since.
     Reopen,

@@ -346,6 +346,12 @@ mod tests {
             Intent::Count(Target::of(Selector::All))
         );
         assert_eq!(p("undo that"), Intent::Undo);
+        assert_eq!(p("undo twice"), Intent::UndoSeveral(2));
+        assert_eq!(p("undo three times"), Intent::UndoSeveral(3));
+        assert_eq!(p("undo the last 2 changes"), Intent::UndoSeveral(2));
+        assert_eq!(p("undo my last three actions"), Intent::UndoSeveral(3));
+        assert_eq!(p("undo the last change"), Intent::Undo);
+        assert_eq!(p("undo 50 times"), Intent::Undo, "a slip, not a request");
         assert!(matches!(
             p("send the map tab to the other window"),
             Intent::Move(_, Destination::OtherWindow)

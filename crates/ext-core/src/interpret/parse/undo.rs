@@ -4,6 +4,7 @@
 use super::intent::Intent;
 use super::words::*;
 use super::Parsed;
+use crate::interpret::text::number;
 
 /// The words this family's commands start with (clause splitting uses them).
 pub const VERBS: &[&str] = &["undo", "revert", "oops", "reopen", "restore", "unclose"];
@@ -62,6 +63,9 @@ fn undo(w: Words) -> Option<Intent> {
     if w[0] == "undo" && w[1..].iter().any(|x| x == "undo") {
         return None;
     }
+    if let Some(n) = undo_times(w) {
+        return Some(Intent::UndoSeveral(n));
+    }
     let undo = w[0] == "undo"
         || w[0] == "revert"
         || w[0] == "oops"
@@ -72,3 +76,29 @@ fn undo(w: Words) -> Option<Intent> {
         || is(w, &["take", "that", "back"]);
     undo.then_some(Intent::Undo)
 }
+
+/// The most changes one command undoes: more is a slip of the tongue.
+pub const MOST_UNDONE: usize = 10;
+
+/// "undo twice", "undo three times", "undo the last two changes": how
+/// many of the newest changes to revert (2 to `MOST_UNDONE`).
+fn undo_times(w: Words) -> Option<usize> {
+    let rest = starts(w, &["undo"])?;
+    let n = match rest {
+        [twice] if twice == "twice" => 2,
+        [n, times] if times == "times" => number(n)?,
+        _ => {
+            let rest = strip_leading(rest, &["the", "my", "last", "previous"]);
+            match rest {
+                [n, what] if CHANGES.contains(&what.as_str()) => number(n)?,
+                _ => return None,
+            }
+        }
+    };
+    let n = usize::try_from(n).ok()?;
+    (2..=MOST_UNDONE).contains(&n).then_some(n)
+}
+
+const CHANGES: &[&str] = &[
+    "changes", "things", "actions", "steps", "commands", "moves", "edits",
+];
