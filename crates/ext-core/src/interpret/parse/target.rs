@@ -152,6 +152,14 @@ pub fn target(w: &[String]) -> Target {
         }
     }
     let w = spelled_counts(&without_title_says(&without_scope(w)));
+    // "the unpinned tabs", "all unmuted tabs": every tab but those.
+    if let Some(left_out) = unflagged(&w) {
+        return Target {
+            scope: scope.unwrap_or(Scope::Everywhere),
+            except: Some(left_out),
+            ..Target::of(Selector::All)
+        };
+    }
     // Said with a "not" that leaves nothing out: "the tabs I'm not
     // using", "every tab not in a group".
     if let Some(selector) = not_using(&w)
@@ -259,6 +267,21 @@ fn except_a_window(w: &[String]) -> Option<Target> {
             ..kept
         })
     })
+}
+
+/// "the unpinned tabs", "unmuted ones": the tabs a flag leaves out.
+fn unflagged(w: &[String]) -> Option<Selector> {
+    const SAY_NOTHING: &[&str] = &["the", "all", "my", "tabs", "tab", "ones", "every", "of"];
+    let said: Vec<&str> = w
+        .iter()
+        .map(String::as_str)
+        .filter(|x| !SAY_NOTHING.contains(x))
+        .collect();
+    match said.as_slice() {
+        ["unpinned"] => Some(Selector::Pinned),
+        ["unmuted"] => Some(Selector::Muted),
+        _ => None,
+    }
 }
 
 /// Where a selector looks when no window is said: "the other tabs" and
