@@ -173,8 +173,15 @@ const WHAT_IS_OPEN: &[&[&str]] = &[
 ];
 
 /// "which window is netflix in", "what window has the youtube tabs",
-/// "what window am I in".
+/// "what window am I in", "where are my youtube tabs".
 fn which_window(w: Words) -> Option<Intent> {
+    // "where are my youtube tabs": which windows they are in. ("where is
+    // the netflix tab" goes there.)
+    if let Some(rest) = verb(w, &[&["where", "are"]]) {
+        let rest = strip_articles(rest);
+        let names_tabs = rest.last().is_some_and(|x| x == "tabs");
+        return (names_tabs && rest.len() > 1).then(|| Intent::WhichWindow(target(rest)));
+    }
     let rest = verb(
         w,
         &[

@@ -5,7 +5,7 @@
 use super::{not_found, plural, refused, target_ids, title, Refusal, Step};
 use crate::error::ErrorCode;
 use crate::interpret::parse::{Scope, Selector, Target};
-use crate::interpret::resolve::View;
+use crate::interpret::resolve::{spoken_list, View};
 use crate::interpret::Options;
 use crate::log::Call;
 use crate::tab_state::Tab;
@@ -116,11 +116,17 @@ pub fn close(view: &View, target: &Target, options: &Options) -> Result<Step, Re
     if windows.len() > 1 {
         reasons.push(format!("they are in {} windows", windows.len()));
     }
-    let what = match ids.as_slice() {
-        [id] => format!("'{}'", title(view, *id)),
-        _ if matches!(target.selector, Selector::Named(_)) => {
-            format!("{} {} tabs", ids.len(), r.label)
+    let what = match (ids.as_slice(), &target.selector) {
+        ([id], _) => format!("'{}'", title(view, *id)),
+        // "close slack and jira": one tab for each name, said by title.
+        (_, Selector::Named(names)) if names.len() == ids.len() && ids.len() <= 3 => {
+            let titles: Vec<String> = ids
+                .iter()
+                .map(|id| format!("'{}'", title(view, *id)))
+                .collect();
+            spoken_list(&titles)
         }
+        (_, Selector::Named(_)) => format!("{} {} tabs", ids.len(), r.label),
         _ => plural(ids.len(), "tab"),
     };
     let mut reply = format!("Closed {what}");
