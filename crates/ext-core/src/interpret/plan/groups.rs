@@ -75,7 +75,7 @@ pub fn group(
             if let Some(title) = &title {
                 step.reply += &format!(" as '{title}'");
             }
-            step.reply += &moved_in(view, &ids, window);
+            step.reply += &in_each_window(view, &ids);
             step.reply.push('.');
             step.calls.push(Call::group_tabs(GroupTabsArgs {
                 tab_ids: ids.clone(),
@@ -90,8 +90,25 @@ pub fn group(
     Ok(step)
 }
 
-/// A group lives in one window, so Firefox moves tabs from others into
-/// it; the reply says so: " (4 of them moved here from 2 other windows)".
+/// A new group of tabs from several windows is made in each of them
+/// (`group_tabs` never drags tabs across windows); the reply says so.
+fn in_each_window(view: &View, ids: &[i64]) -> String {
+    let mut windows: Vec<i64> = ids
+        .iter()
+        .filter_map(|id| view.tab(*id))
+        .map(|t| t.window_id)
+        .collect();
+    windows.sort_unstable();
+    windows.dedup();
+    match windows.len() {
+        0 | 1 => String::new(),
+        n => format!(" (a group in each of the {n} windows they are in)"),
+    }
+}
+
+/// An existing group lives in one window, and tabs added to it from
+/// others move there; the reply says so: " (4 of them moved here from 2
+/// other windows)".
 fn moved_in(view: &View, ids: &[i64], window: i64) -> String {
     let mut from: Vec<i64> = ids
         .iter()
@@ -177,6 +194,9 @@ pub fn recolor(view: &View, which: &GroupWhich, color: Color) -> Result<Step, Re
 fn groups_meant<'a>(view: &View<'a>, which: &GroupWhich) -> Result<Vec<&'a Group>, Refusal> {
     Ok(match which {
         GroupWhich::All => view.state.groups.iter().collect(),
+        // "group the youtube tabs and collapse them": a group was made in
+        // each window the tabs are in; "them" is all of those.
+        GroupWhich::Current if groups_just_made(view).len() > 1 => groups_just_made(view),
         GroupWhich::AllBut(kept) => {
             // "the other groups" from a tab in none: every group.
             let kept = match groups_meant(view, kept) {
@@ -191,6 +211,27 @@ fn groups_meant<'a>(view: &View<'a>, which: &GroupWhich) -> Result<Vec<&'a Group
         }
         _ => vec![find_group(view.state, which, view).map_err(not_found)?],
     })
+}
+
+/// The groups the tabs of the clause before are in, when every one of
+/// them is in a group.
+fn groups_just_made<'a>(view: &View<'a>) -> Vec<&'a Group> {
+    let tabs: Vec<&Tab> = view
+        .previous
+        .iter()
+        .filter_map(|id| view.tab(*id))
+        .collect();
+    if tabs.is_empty() || !tabs.iter().all(|t| t.is_grouped()) {
+        return Vec::new();
+    }
+    let mut groups: Vec<&Group> = view
+        .state
+        .groups
+        .iter()
+        .filter(|g| tabs.iter().any(|t| t.group_id == g.id))
+        .collect();
+    groups.sort_by_key(|g| g.id);
+    groups
 }
 
 pub fn collapse(view: &View, which: &GroupWhich, collapsed: bool) -> Result<Step, Refusal> {
