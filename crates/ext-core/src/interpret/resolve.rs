@@ -282,6 +282,19 @@ fn select(
                 matched_per_name: Vec::new(),
             }
         }
+        Selector::ThisSite => {
+            let front = view.active().ok_or("No tab is active in this window.")?;
+            if !(front.url.starts_with("http://") || front.url.starts_with("https://")) {
+                return Err(format!("'{}' shows no web site.", front.title));
+            }
+            let site = sites::site_key(&front.url);
+            let found: Vec<&Tab> = scoped
+                .into_iter()
+                .filter(|t| sites::site_key(&t.url) == site)
+                .collect();
+            // Swept up: pinned tabs of the site stay unless named.
+            plain(ids(found), false, &sites::display_name(&front.url))
+        }
         Selector::Audible => {
             let found: Vec<&Tab> = scoped.into_iter().filter(|t| t.audible).collect();
             if found.is_empty() && strict {

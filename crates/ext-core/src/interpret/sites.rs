@@ -349,6 +349,15 @@ pub fn hosts(site: &Site, url: &str) -> bool {
 }
 
 /// The site a URL belongs to, when it is a known one.
+/// What a tab's site is called when tabs are told apart by site: the
+/// known site's name ("YouTube" for youtu.be too), else the registrable
+/// domain ("bbc.co.uk").
+pub fn site_key(url: &str) -> String {
+    site_of(url)
+        .map(|s| s.display.to_string())
+        .unwrap_or_else(|| base_domain(&host_and_path(url).0))
+}
+
 pub fn site_of(url: &str) -> Option<&'static Site> {
     SITES.iter().find(|s| hosts(s, url))
 }

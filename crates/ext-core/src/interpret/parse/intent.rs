@@ -43,6 +43,8 @@ pub enum Selector {
     Named(Vec<Vec<String>>),
     /// The tabs of a group: "the docs group".
     InGroup(Vec<String>),
+    /// "all tabs from this site": the tabs of the active tab's site.
+    ThisSite,
     /// "the tabs to the right": beside the active tab in its window (only
     /// the next one when one tab is meant: "the tab on the left").
     Side {

@@ -54,7 +54,8 @@ pub fn scope_of(w: Words) -> Option<Scope> {
 /// those words are.
 fn numbered_window(w: Words) -> Option<(i64, std::ops::Range<usize>)> {
     let at = w.iter().position(|x| x == "window")?;
-    if let Some(n) = w.get(at + 1).and_then(|x| number(x)) {
+    // "window 3's youtube tabs" as well as "window 3".
+    if let Some(n) = w.get(at + 1).and_then(|x| number(x.trim_end_matches("'s"))) {
         return (n >= 1).then_some((n, at..at + 2));
     }
     let before = at.checked_sub(1)?;
@@ -124,7 +125,7 @@ const EXCEPT: &[&[&str]] = &[
 /// Which tabs some words mean: "the youtube tabs", "all but this one",
 /// "tabs two and three", "the one that's playing".
 pub fn target(w: &[String]) -> Target {
-    if let Some(target) = except_a_window(w) {
+    if let Some(target) = except_a_window(w).or_else(|| this_site(w)) {
         return target;
     }
     let scope = scope_of(w);
@@ -282,6 +283,64 @@ fn unflagged(w: &[String]) -> Option<Selector> {
         ["unmuted"] => Some(Selector::Muted),
         _ => None,
     }
+}
+
+/// "all tabs from this site", "the other tabs on this website", "close
+/// everything from the same domain": the tabs of the site in front.
+fn this_site(w: &[String]) -> Option<Target> {
+    const SAID: &[&[&str]] = &[
+        &["this", "site"],
+        &["this", "website"],
+        &["this", "domain"],
+        &["same", "site"],
+        &["same", "website"],
+        &["same", "domain"],
+    ];
+    // Nothing else may be said but which tabs of it, and where.
+    const ALSO: &[&str] = &[
+        "the",
+        "all",
+        "every",
+        "everything",
+        "tabs",
+        "tab",
+        "from",
+        "on",
+        "of",
+        "in",
+        "at",
+        "other",
+        "others",
+        "my",
+        "open",
+        "as",
+        "this",
+        "one",
+        "that",
+        "same",
+        "site",
+        "website",
+        "domain",
+        "pages",
+        "page",
+        "window",
+        "current",
+        "other",
+        "else",
+    ];
+    SAID.iter().find_map(|said| find_seq(w, said))?;
+    if !w.iter().all(|x| ALSO.contains(&x.as_str())) {
+        return None;
+    }
+    // "the other tabs from this site": not the one in front.
+    let others = w
+        .iter()
+        .any(|x| ["other", "others", "else"].contains(&x.as_str()));
+    Some(Target {
+        scope: scope_of(w).unwrap_or(Scope::Everywhere),
+        except: others.then_some(Selector::Active),
+        ..Target::of(Selector::ThisSite)
+    })
 }
 
 /// Where a selector looks when no window is said: "the other tabs" and

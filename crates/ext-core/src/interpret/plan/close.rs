@@ -126,7 +126,7 @@ pub fn close(view: &View, target: &Target, options: &Options) -> Result<Step, Re
                 .collect();
             spoken_list(&titles)
         }
-        (_, Selector::Named(_)) => format!("{} {} tabs", ids.len(), r.label),
+        (_, Selector::Named(_) | Selector::ThisSite) => format!("{} {} tabs", ids.len(), r.label),
         _ => plural(ids.len(), "tab"),
     };
     let mut reply = format!("Closed {what}");

@@ -3,7 +3,7 @@
 //! groups, pinned and already-grouped tabs left alone.
 
 use crate::interpret::resolve::words_of;
-use crate::interpret::sites::{self, base_domain, host_and_path};
+use crate::interpret::sites::{self, host_and_path};
 use crate::tab_state::{Color, State, Tab};
 use std::collections::{BTreeMap, HashMap};
 
@@ -62,9 +62,7 @@ pub fn by_site(state: &State) -> Vec<NewGroup> {
             if !(t.url.starts_with("http://") || t.url.starts_with("https://")) {
                 continue;
             }
-            let name = sites::site_of(&t.url)
-                .map(|s| s.display.to_string())
-                .unwrap_or_else(|| base_domain(&host_and_path(&t.url).0));
+            let name = sites::site_key(&t.url);
             match buckets.iter_mut().find(|(n, _)| *n == name) {
                 Some((_, ids)) => ids.push(t.id),
                 None => buckets.push((name, vec![t.id])),
