@@ -80,6 +80,18 @@ impl<'a> View<'a> {
         }
     }
 
+    /// The windows some tabs are in, each once, in id order.
+    pub(crate) fn windows_of(&self, ids: &[i64]) -> Vec<i64> {
+        let mut windows: Vec<i64> = ids
+            .iter()
+            .filter_map(|id| self.tab(*id))
+            .map(|t| t.window_id)
+            .collect();
+        windows.sort_unstable();
+        windows.dedup();
+        windows
+    }
+
     /// Whether any window but the focused one is open (a snapshot may
     /// list its windows or only its tabs).
     fn has_other_window(&self) -> bool {

@@ -65,13 +65,7 @@ pub fn close(view: &View, target: &Target, options: &Options) -> Result<Step, Re
         }));
     }
     // Never close every tab of a window: keep its active (else first) tab.
-    let mut windows: Vec<i64> = ids
-        .iter()
-        .filter_map(|id| view.tab(*id))
-        .map(|t| t.window_id)
-        .collect();
-    windows.sort_unstable();
-    windows.dedup();
+    let windows = view.windows_of(&ids);
     let mut spared = 0;
     for w in &windows {
         let in_window: Vec<&Tab> = state.tabs.iter().filter(|t| t.window_id == *w).collect();

@@ -93,14 +93,7 @@ pub fn group(
 /// A new group of tabs from several windows is made in each of them
 /// (`group_tabs` never drags tabs across windows); the reply says so.
 fn in_each_window(view: &View, ids: &[i64]) -> String {
-    let mut windows: Vec<i64> = ids
-        .iter()
-        .filter_map(|id| view.tab(*id))
-        .map(|t| t.window_id)
-        .collect();
-    windows.sort_unstable();
-    windows.dedup();
-    match windows.len() {
+    match view.windows_of(ids).len() {
         0 | 1 => String::new(),
         n => format!(" (a group in each of the {n} windows they are in)"),
     }
