@@ -3,7 +3,8 @@
 
 use super::intent::{Intent, Target};
 use super::open::OPEN;
-use super::target::{scope_of, target, without_scope};
+use super::target::target;
+use super::window_scope::{scope_of, without_scope};
 use super::words::*;
 use super::Parsed;
 

@@ -3,7 +3,8 @@
 
 use super::super::text::{number, ordinal};
 use super::intent::{Intent, Scope, Selector, Target};
-use super::target::{scope_of, target_or_active};
+use super::target::target_or_active;
+use super::window_scope::scope_of;
 use super::words::*;
 use super::Parsed;
 

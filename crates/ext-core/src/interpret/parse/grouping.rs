@@ -2,7 +2,7 @@
 //! this window into topics", "group similar tabs together".
 
 use super::intent::{Intent, Scope, SortKey};
-use super::target::scope_of;
+use super::window_scope::scope_of;
 use super::words::*;
 use super::Parsed;
 

@@ -2,7 +2,8 @@
 //! youtube", "resume the music", "play the lofi tab again".
 
 use super::intent::{Intent, Selector, Target};
-use super::target::{scope_of, target, without_scope};
+use super::target::target;
+use super::window_scope::{scope_of, without_scope};
 use super::words::*;
 use super::Parsed;
 

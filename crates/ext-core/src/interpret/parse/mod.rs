@@ -14,6 +14,7 @@ mod confirm;
 mod grouping;
 mod groups;
 mod history;
+mod idle;
 mod intent;
 mod media;
 mod move_tabs;
@@ -24,6 +25,7 @@ mod switch;
 mod tab_actions;
 mod target;
 mod undo;
+mod window_scope;
 mod words;
 
 pub use intent::*;

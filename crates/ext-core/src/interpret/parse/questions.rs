@@ -1,8 +1,10 @@
 //! Questions about the tabs: "how many tabs", "list my tabs", "which tab
 //! is playing", "what groups do I have", "which search engines".
 
+use super::idle::says_idle;
 use super::intent::{Intent, Selector, Target};
-use super::target::{says_idle, scope_of, target, without_scope};
+use super::target::target;
+use super::window_scope::{scope_of, without_scope};
 use super::words::*;
 use super::Parsed;
 

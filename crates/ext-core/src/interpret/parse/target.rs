@@ -1,8 +1,11 @@
 //! Which tabs some words mean: "the youtube tabs", "all but this one",
-//! "tabs two and three", "the one that's playing", "in this window".
+//! "tabs two and three", "the one that's playing" (windows are read in
+//! `window_scope`, how long unused in `idle`).
 
 use super::super::text::{loose_number, number, ordinal};
+use super::idle::{idle, USED};
 use super::intent::{Position, Scope, Selector, Target};
+use super::window_scope::{numbered_window, scope_of, without_scope};
 use super::words::*;
 
 pub fn target_or_active(w: &[String]) -> Target {
@@ -11,102 +14,6 @@ pub fn target_or_active(w: &[String]) -> Target {
     } else {
         target(w)
     }
-}
-
-pub fn scope_of(w: Words) -> Option<Scope> {
-    // "outside window 2", "outside this window": every other window.
-    let outside = |at: usize| {
-        w[..at]
-            .iter()
-            .rev()
-            .find(|x| *x != "the" && *x != "of")
-            .is_some_and(|x| x == "outside")
-    };
-    let this_window = [
-        &["this", "window"],
-        &["current", "window"],
-        &["same", "window"],
-    ]
-    .iter()
-    .find_map(|said| find_seq(w, *said));
-    if let Some((n, at)) = numbered_window(w) {
-        Some(if outside(at.start) {
-            Scope::OutsideWindow(n)
-        } else {
-            Scope::Window(n)
-        })
-    } else if let Some(at) = this_window {
-        Some(if outside(at) {
-            Scope::OtherWindows
-        } else {
-            Scope::ThisWindow
-        })
-    } else if find_seq(w, &["other", "window"]).is_some()
-        || find_seq(w, &["other", "windows"]).is_some()
-    {
-        Some(Scope::OtherWindows)
-    } else {
-        None
-    }
-}
-
-/// "window 2", "window two", "the second window": its number, and where
-/// those words are.
-fn numbered_window(w: Words) -> Option<(i64, std::ops::Range<usize>)> {
-    let at = w.iter().position(|x| x == "window")?;
-    // "window 3's youtube tabs" as well as "window 3".
-    if let Some(n) = w.get(at + 1).and_then(|x| number(x.trim_end_matches("'s"))) {
-        return (n >= 1).then_some((n, at..at + 2));
-    }
-    let before = at.checked_sub(1)?;
-    ordinal(&w[before]).map(|n| (n, before..at + 1))
-}
-
-/// The words that lead a window said as a scope: "in window 2".
-const SCOPE_LEADS: &[&str] = &["in", "from", "on", "of", "outside"];
-
-/// Removes "in this window", "from window 2" and the like from the words.
-pub fn without_scope(w: Words) -> Vec<String> {
-    if let Some((_, at)) = numbered_window(w) {
-        // With the word that leads it: "from window 2", "in the second window".
-        let lead = w[..at.start]
-            .iter()
-            .rposition(|x| !["the"].contains(&x.as_str()))
-            .filter(|i| SCOPE_LEADS.contains(&w[*i].as_str()) && *i + 2 >= at.start);
-        let start = lead.unwrap_or(at.start);
-        let rest: Vec<String> = w[..start].iter().chain(&w[at.end..]).cloned().collect();
-        return without_scope(&rest);
-    }
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < w.len() {
-        let lead = SCOPE_LEADS.contains(&w[i].as_str());
-        let skip = if lead {
-            let after = strip_articles(&w[i + 1..]);
-            let consumed = w.len() - i - 1 - after.len();
-            if starts(after, &["other", "windows"]).is_some()
-                || starts(after, &["other", "window"]).is_some()
-                || starts(after, &["current", "window"]).is_some()
-                || starts(after, &["same", "window"]).is_some()
-            {
-                Some(1 + consumed + 2)
-            } else if starts(after, &["window"]).is_some() {
-                Some(1 + consumed + 1)
-            } else {
-                None
-            }
-        } else {
-            None
-        };
-        match skip {
-            Some(n) => i += n,
-            None => {
-                out.push(w[i].clone());
-                i += 1;
-            }
-        }
-    }
-    out
 }
 
 const EXCEPT: &[&[&str]] = &[
@@ -523,116 +430,6 @@ fn names_something(w: &[String]) -> bool {
     w.iter().any(|x| {
         !STOP.contains(&x.as_str())
             && !["that", "which", "i", "ones", "everything"].contains(&x.as_str())
-    })
-}
-
-/// What people say they have not done to a tab they call unused.
-const USED: &[&str] = &[
-    "used", "use", "touched", "touch", "looked", "look", "opened", "open", "visited", "visit",
-    "viewed", "view", "seen", "see", "checked", "check", "read", "selected", "accessed",
-];
-
-/// Whether the words pick tabs by how long they have gone unused.
-pub fn says_idle(w: &[String]) -> bool {
-    idle(w).is_some()
-}
-
-/// How long a tab has gone unused, and the words before that: "the
-/// youtube tabs [older than two days]", "tabs [I haven't used in a while]".
-fn idle(w: &[String]) -> Option<(&[String], f64)> {
-    const DAY: f64 = 86_400_000.0;
-    // "a while" has no figure; a week is what tab tools call stale.
-    const A_WHILE: f64 = 7.0 * DAY;
-    const MARKERS: &[&[&str]] = &[
-        &["older", "than"],
-        &["unused", "for"],
-        &["unused", "in"],
-        &["idle", "for"],
-        &["inactive", "for"],
-        &["untouched", "for"],
-        &["untouched", "in"],
-    ];
-    const NOT: &[&[&str]] = &[
-        &["i", "haven't"],
-        &["i", "have", "not"],
-        &["i", "havent"],
-        &["i've", "not"],
-        &["you", "haven't"],
-        &["you", "have", "not"],
-        // Asked: "which tabs haven't I used in a day".
-        &["haven't", "i"],
-        &["have", "i", "not"],
-        &["haven't", "been"],
-        &["have", "not", "been"],
-        &["hasn't", "been"],
-        &["not"],
-    ];
-    // "the old tabs", "stale tabs": old enough to have gone unused a while.
-    const OLD: &[&str] = &["old", "stale", "ancient"];
-    if let [before @ .., old, tabs] = w {
-        if OLD.contains(&old.as_str()) && ["tabs", "ones"].contains(&tabs.as_str()) {
-            return Some((before, A_WHILE));
-        }
-    }
-    let mut cut = None;
-    for i in 0..w.len() {
-        let rest = &w[i..];
-        if let Some(after) = MARKERS.iter().find_map(|m| starts(rest, m)) {
-            cut = Some((i, after));
-            break;
-        }
-        if let Some(after) = NOT.iter().find_map(|n| starts(rest, n)) {
-            let after = strip_leading(after, &["been"]);
-            if after.first().is_some_and(|x| USED.contains(&x.as_str())) {
-                let after = strip_leading(&after[1..], &["at", "it", "them"]);
-                if let Some(after) = verb(after, &[&["in"], &["for"], &["since"]]) {
-                    cut = Some((i, after));
-                    break;
-                }
-                // "tabs I haven't looked at today".
-                if after.first().is_some_and(|x| x == "today") {
-                    cut = Some((i, after));
-                    break;
-                }
-            }
-        }
-    }
-    let (i, span) = cut?;
-    // Words like "that" and "which" before the clause say nothing.
-    let before = &w[..i];
-    let before = match before.last().map(String::as_str) {
-        Some("that" | "which" | "i've" | "i") => &before[..before.len() - 1],
-        _ => before,
-    };
-    let span = strip_leading(
-        span,
-        &[
-            "over", "more", "than", "at", "least", "the", "last", "past", "a", "an",
-        ],
-    );
-    let ms = match span {
-        [x] if ["while", "ages", "age"].contains(&x.as_str()) => A_WHILE,
-        // Unused for a day, so surely not used today: midnight is not known
-        // here, and a day back always reaches past it.
-        [x] if x == "today" => DAY,
-        [x, y] if x == "long" && y == "time" => A_WHILE,
-        // "a week", "an hour" (the article is gone), "the last day".
-        [unit] => unit_ms(unit)?,
-        [n, unit] => loose_number(n)? as f64 * unit_ms(unit)?,
-        _ => return None,
-    };
-    Some((before, ms))
-}
-
-fn unit_ms(unit: &str) -> Option<f64> {
-    let minute = 60_000.0;
-    Some(match unit.trim_end_matches('s') {
-        "minute" | "min" => minute,
-        "hour" => 60.0 * minute,
-        "day" => 24.0 * 60.0 * minute,
-        "week" => 7.0 * 24.0 * 60.0 * minute,
-        "month" => 30.0 * 24.0 * 60.0 * minute,
-        _ => return None,
     })
 }
 
