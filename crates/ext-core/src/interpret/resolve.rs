@@ -92,6 +92,16 @@ impl<'a> View<'a> {
         windows
     }
 
+    /// A window as replies name it: "window 2", "window 1 (this one)".
+    pub(crate) fn window_said(&self, window_id: i64) -> String {
+        let n = self.window_number(window_id).unwrap_or(0);
+        if window_id == self.focused_window {
+            format!("window {n} (this one)")
+        } else {
+            format!("window {n}")
+        }
+    }
+
     /// Whether any window but the focused one is open (a snapshot may
     /// list its windows or only its tabs).
     fn has_other_window(&self) -> bool {

@@ -196,12 +196,7 @@ fn silence_the_noise(w: Words) -> bool {
     }
     // "stop the music", "stop all sounds", "kill that noise".
     const SAY_NOTHING: &[&str] = &["the", "all", "that", "this", "any", "of"];
-    verb(w, &[&["stop"], &["kill"], &["turn", "off"], &["silence"]]).is_some_and(|rest| {
-        let said: Vec<&str> = rest
-            .iter()
-            .map(String::as_str)
-            .filter(|x| !SAY_NOTHING.contains(x))
-            .collect();
-        matches!(said.as_slice(), [x] if NOISE.contains(x))
-    })
+    verb(w, &[&["stop"], &["kill"], &["turn", "off"], &["silence"]]).is_some_and(
+        |rest| matches!(besides(rest, SAY_NOTHING).as_slice(), [x] if NOISE.contains(x)),
+    )
 }

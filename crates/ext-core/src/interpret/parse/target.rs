@@ -180,12 +180,7 @@ fn except_a_window(w: &[String]) -> Option<Target> {
 /// "the unpinned tabs", "unmuted ones": the tabs a flag leaves out.
 fn unflagged(w: &[String]) -> Option<Selector> {
     const SAY_NOTHING: &[&str] = &["the", "all", "my", "tabs", "tab", "ones", "every", "of"];
-    let said: Vec<&str> = w
-        .iter()
-        .map(String::as_str)
-        .filter(|x| !SAY_NOTHING.contains(x))
-        .collect();
-    match said.as_slice() {
+    match besides(w, SAY_NOTHING).as_slice() {
         ["unpinned"] => Some(Selector::Pinned),
         ["unmuted"] => Some(Selector::Muted),
         _ => None,
@@ -232,7 +227,6 @@ fn this_site(w: &[String]) -> Option<Target> {
         "page",
         "window",
         "current",
-        "other",
         "else",
     ];
     SAID.iter().find_map(|said| find_seq(w, said))?;

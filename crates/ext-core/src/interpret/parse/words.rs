@@ -68,6 +68,14 @@ pub fn all_in(w: Words, allowed: &[&str]) -> bool {
     w.iter().all(|x| allowed.contains(&x.as_str()))
 }
 
+/// The words that are not `filler`, in order: what is said besides it.
+pub fn besides<'a>(w: Words<'a>, filler: &[&str]) -> Vec<&'a str> {
+    w.iter()
+        .map(String::as_str)
+        .filter(|x| !filler.contains(x))
+        .collect()
+}
+
 pub fn mentions(w: Words, words: &[&str]) -> bool {
     w.iter().any(|x| words.contains(&x.as_str()))
 }

@@ -109,15 +109,6 @@ pub fn list(view: &View, target: &Target) -> Result<Step, Refusal> {
 pub fn which_window(view: &View, target: &Target) -> Result<Step, Refusal> {
     let r = resolve(view, target).map_err(not_found)?;
     let windows = view.window_order().len().max(windows_with_tabs(view.state));
-    let place = |window: i64| {
-        let n = view.window_number(window).unwrap_or(0);
-        let here = if window == view.focused_window {
-            " (this one)"
-        } else {
-            ""
-        };
-        format!("window {n}{here}")
-    };
     let mut by_window: Vec<(i64, Vec<String>)> = Vec::new();
     for t in r.ids.iter().filter_map(|id| view.tab(*id)) {
         let name = format!("'{}'", title(view, t.id));
@@ -139,12 +130,12 @@ pub fn which_window(view: &View, target: &Target) -> Result<Step, Refusal> {
             "You're in window {} of {windows}.",
             view.window_number(*w).unwrap_or(0)
         ),
-        (_, [(w, one)]) if one.len() == 1 => format!("{} is in {}.", one[0], place(*w)),
-        (_, [(w, all)]) => format!("They are all in {}: {}.", place(*w), names(all)),
+        (_, [(w, one)]) if one.len() == 1 => format!("{} is in {}.", one[0], view.window_said(*w)),
+        (_, [(w, all)]) => format!("They are all in {}: {}.", view.window_said(*w), names(all)),
         (_, each) => {
             let each: Vec<String> = each
                 .iter()
-                .map(|(w, these)| format!("in {}: {}", place(*w), names(these)))
+                .map(|(w, these)| format!("in {}: {}", view.window_said(*w), names(these)))
                 .collect();
             format!("{}.", capitalized(&each.join("; ")))
         }
@@ -159,13 +150,15 @@ pub fn which_window(view: &View, target: &Target) -> Result<Step, Refusal> {
 /// "which window has the most tabs": that window (or those, if tied),
 /// then each window's count.
 pub fn busiest_window(view: &View, most: bool) -> Step {
+    // (window id, its tabs), in window-number order.
     let counts: Vec<(i64, usize)> = view
         .window_order()
-        .iter()
-        .enumerate()
-        .map(|(i, w)| {
-            let n = view.state.tabs.iter().filter(|t| t.window_id == *w).count();
-            (i as i64 + 1, n)
+        .into_iter()
+        .map(|w| {
+            (
+                w,
+                view.state.tabs.iter().filter(|t| t.window_id == w).count(),
+            )
         })
         .filter(|(_, n)| *n > 0)
         .collect();
@@ -174,24 +167,23 @@ pub fn busiest_window(view: &View, most: bool) -> Step {
     } else {
         counts.iter().map(|(_, n)| *n).min()
     };
-    let focused = view.window_number(view.focused_window);
-    let said = |w: i64| match Some(w) == focused {
-        true => format!("window {w} (this one)"),
-        false => format!("window {w}"),
-    };
     let which = if most { "most" } else { "fewest" };
     let reply = match (counts.as_slice(), pick) {
         ([], _) | (_, None) => "You have no tabs open.".to_string(),
-        ([(w, n)], _) => format!("You have only {}, with {}.", said(*w), plural(*n, "tab")),
+        ([(w, n)], _) => format!(
+            "You have only {}, with {}.",
+            view.window_said(*w),
+            plural(*n, "tab")
+        ),
         (_, Some(pick)) => {
             let top: Vec<String> = counts
                 .iter()
                 .filter(|(_, n)| *n == pick)
-                .map(|(w, _)| said(*w))
+                .map(|(w, _)| view.window_said(*w))
                 .collect();
             let each: Vec<String> = counts
                 .iter()
-                .map(|(w, n)| format!("window {w}: {n}"))
+                .map(|(w, n)| format!("window {}: {n}", view.window_number(*w).unwrap_or(0)))
                 .collect();
             let has = if top.len() == 1 { "has" } else { "have" };
             format!(
@@ -220,19 +212,13 @@ pub fn count_windows(view: &View) -> Step {
         // Each by the number "window 2" names, with the tab in front.
         let each: Vec<String> = view
             .window_order()
-            .iter()
-            .enumerate()
-            .filter_map(|(i, w)| {
-                let tabs: Vec<_> = state.tabs.iter().filter(|t| t.window_id == *w).collect();
+            .into_iter()
+            .filter_map(|w| {
+                let tabs: Vec<_> = state.tabs.iter().filter(|t| t.window_id == w).collect();
                 let front = tabs.iter().find(|t| t.active)?;
-                let here = if *w == view.focused_window {
-                    " (this one)"
-                } else {
-                    ""
-                };
                 Some(format!(
-                    "window {}{here}: {}, '{}' in front",
-                    i + 1,
+                    "{}: {}, '{}' in front",
+                    view.window_said(w),
                     plural(tabs.len(), "tab"),
                     title(view, front.id)
                 ))

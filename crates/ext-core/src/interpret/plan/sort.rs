@@ -31,10 +31,7 @@ pub fn sort(view: &View, scope: Scope, by: SortKey) -> Result<Step, Refusal> {
             .collect();
         loose_count += loose.len();
         let mut order = loose.clone();
-        match by {
-            SortKey::LastUsed => order.sort_by(|a, b| b.last_accessed.total_cmp(&a.last_accessed)),
-            _ => order.sort_by_cached_key(|t| key(t, by)),
-        }
+        sort_by(&mut order, by);
         // In order already: sorted and one block right after the pinned.
         let in_place = order.iter().zip(&loose).all(|(a, b)| a.id == b.id)
             && loose
@@ -69,20 +66,21 @@ pub fn sort(view: &View, scope: Scope, by: SortKey) -> Result<Step, Refusal> {
     Ok(step)
 }
 
-/// Case and leading marks ignored ("(3) Inbox" sorts under I); the
-/// address without its scheme, "www." or query.
-fn key(t: &Tab, by: SortKey) -> String {
+/// Titles with case and leading marks ignored ("(3) Inbox" sorts under
+/// I); addresses without their scheme, "www." or query; last use, the
+/// newest first.
+fn sort_by(tabs: &mut [&Tab], by: SortKey) {
     match by {
-        SortKey::Title => t
-            .title
-            .trim_start_matches(|c: char| !c.is_alphanumeric())
-            .to_lowercase(),
-        SortKey::Address => {
+        SortKey::Title => tabs.sort_by_cached_key(|t| {
+            t.title
+                .trim_start_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        }),
+        SortKey::Address => tabs.sort_by_cached_key(|t| {
             let (host, path) = sites::host_and_path(&t.url);
             format!("{host}{}", path.to_lowercase())
-        }
-        // Sorted by time where it is asked for, not by text.
-        SortKey::LastUsed => String::new(),
+        }),
+        SortKey::LastUsed => tabs.sort_by(|a, b| b.last_accessed.total_cmp(&a.last_accessed)),
     }
 }
 
