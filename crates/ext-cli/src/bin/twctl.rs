@@ -2,8 +2,8 @@
 //! line, against a JSON snapshot of the browser (the STATE schema), built
 //! from the same code as the extension.
 //!
-//!   twctl plan  --state STATE.json "utterance"          the plan; runs nothing
-//!   twctl apply --state STATE.json [--yes] "utterance"  runs it on the in-memory browser
+//!   twctl plan  --state STATE.json [--spoken] "utterance"          the plan; runs nothing
+//!   twctl apply --state STATE.json [--yes] [--spoken] "utterance"  runs it on the in-memory browser
 //!   twctl hear  --state STATE.json --model DIR --audio WAV [--listen passive|active]
 //!               [--apply [--yes]] [--no-tab-prompt] [--guided|--no-guided]
 //!               [decoding flags]
@@ -28,8 +28,8 @@ use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: twctl plan --state STATE.json \"utterance\"
-       twctl apply --state STATE.json [--yes] \"utterance\"
+const USAGE: &str = "usage: twctl plan --state STATE.json [--spoken] \"utterance\"
+       twctl apply --state STATE.json [--yes] [--spoken] \"utterance\"
        twctl hear --state STATE.json --model DIR --audio WAV [--listen passive|active]
                   [--apply [--yes]] [--no-tab-prompt] [--guided|--no-guided]
                   [--audio-ctx full|auto|tail|tail:S|min:S] [--stop-loops|--no-stop-loops]
@@ -52,6 +52,9 @@ struct Args {
     /// Hear again, guided to the commands that make sense for the tabs,
     /// when what was heard means nothing (as the extension does).
     guided: bool,
+    /// Read the utterance as Whisper's transcript of a spoken command, with
+    /// the mending of misheard words the extension applies to speech.
+    spoken: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -87,6 +90,7 @@ fn parse_args() -> Result<Args, String> {
             "--no-tab-prompt" => a.tab_prompt = false,
             "--guided" => a.guided = true,
             "--no-guided" => a.guided = false,
+            "--spoken" => a.spoken = true,
             "-h" | "--help" => return Err(String::new()),
             _ => words.push(arg),
         }
@@ -161,9 +165,11 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // Typed, or spoken without a guided hearing (that needs the audio).
+    let spoken = args.spoken.then_some(None);
     let out = match args.command.as_str() {
-        "plan" => run::plan(&state, &args.utterance, None),
-        "apply" => run::apply(state, &args.utterance, args.yes, None),
+        "plan" => run::plan(&state, &args.utterance, spoken),
+        "apply" => run::apply(state, &args.utterance, args.yes, spoken),
         _ => match hear(&args, state) {
             Ok(out) => out,
             Err(e) => {
