@@ -92,6 +92,7 @@ const VERBS: &[(&[&str], &[&str])] = &[
     (&["dooble"], &["google"]),
     (&["doogle"], &["google"]),
     (&["got", "a"], &["go", "to"]),
+    (&["which", "to"], &["switch", "to"]),
     (&["switch", "togmail"], &["switch", "to", "gmail"]),
     (&["togmail"], &["to", "gmail"]),
 ];
@@ -248,7 +249,7 @@ pub fn sure_mend(words: &[String], state: &State) -> Option<Vec<String>> {
 const SPELLED_CLOSER: usize = 2;
 
 pub(super) fn command_words_mended(words: &[String], names: &[String]) -> Vec<String> {
-    glued_verbs(&and_verbs(&phrases(&tab_words(&verb(words)))), names)
+    glued_verbs(&and_verbs(&phrases(&tab_words(&verb(words), names))), names)
 }
 
 /// "open Wikipedia, that's hard" (for "wikipedia dot org"): opening a site
@@ -545,12 +546,17 @@ fn sounds_like_tab(w: &str) -> Option<&'static str> {
     }
 }
 
-/// "tab" for its mishearings, and "drotab" split into "dro tab".
-fn tab_words(words: &[String]) -> Vec<String> {
+/// "tab" for its mishearings, and "drotab" split into "dro tab". Never a
+/// name of the open tabs: "docs" sounds like "tabs", but "switch to the
+/// docs tag" is the Google Docs tab, and "close the docs tag" read as
+/// "close the tabs tab" closed every tab.
+fn tab_words(words: &[String], names: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     for (i, w) in words.iter().enumerate() {
+        if names.contains(w) {
+            out.push(w.clone());
         // Not the first word: "time" can start a question.
-        if i > 0 && TAB.contains(&w.as_str()) {
+        } else if i > 0 && TAB.contains(&w.as_str()) {
             out.push("tab".to_string());
         } else if i > 0 && TABS.contains(&w.as_str()) {
             out.push("tabs".to_string());
@@ -597,6 +603,14 @@ pub(super) fn names(state: &State) -> Vec<String> {
                 && site.chars().all(char::is_alphanumeric)
             {
                 add(site);
+            }
+        }
+        // A title that spells the site's address in words ("The Verge" at
+        // theverge.com) is its name: people say its last word.
+        let spelled: String = t.title.split_whitespace().collect();
+        if spelled.eq_ignore_ascii_case(&sites::display_name(&t.url)) {
+            if let Some(last) = t.title.split_whitespace().last() {
+                add(last);
             }
         }
     }
@@ -759,6 +773,7 @@ mod tests {
                 ("https://open.spotify.com/playlist/1", ""),
                 ("https://mail.google.com/mail/u/0/", ""),
                 ("https://app.slack.com/client/T1", ""),
+                ("https://docs.google.com/document/d/1", ""),
             ],
             &["News"],
         )
@@ -797,6 +812,9 @@ mod tests {
         assert!(any("close the year tab", "close the jira tab"));
         state.tabs[1].title = "Jira board".into();
         assert!(!names(&state).contains(&"board".to_string()));
+        state.tabs[1].url = "https://www.theverge.com/".into();
+        state.tabs[1].title = "The Verge".into();
+        assert!(names(&state).contains(&"verge".to_string()));
     }
 
     #[test]
@@ -818,6 +836,14 @@ mod tests {
         assert!(
             any("pin the drotab", "pin the jira tab") || any("pin the drotab", "pin the dro tab")
         );
+    }
+
+    #[test]
+    fn a_name_of_the_tabs_that_sounds_like_tabs_stays_a_name() {
+        assert_eq!(first("switch to the docs tag"), "switch to the docs tab");
+        assert!(!mends(&words("close the docs tag"), &state())
+            .iter()
+            .any(|w| w.contains(&"tabs".to_string())));
     }
 
     #[test]
