@@ -65,9 +65,21 @@ pub fn group_names(words: &[String], state: &State) -> Vec<String> {
         let ing = ending
             .filter(|_| !is_group(name))
             .and_then(|n| Some((n, one_word_title(&format!("{name}ing"))?)));
+        // "the red ink group" for the Reading group: a one-word name heard
+        // as two words that, run together, sound exactly like it.
+        let split = match (next(1), next(2)) {
+            (Some(second), Some("group")) if !is_group(name) => {
+                one_word_title(&format!("{name}{second}"))
+                    .filter(|_| !is_group(&format!("{name} {second}")))
+            }
+            _ => None,
+        };
         if let Some((taken, title)) = ing {
             out.extend([title, "group".to_string()]);
             i += taken;
+        } else if let Some(title) = split {
+            out.push(title);
+            i += 2;
         } else if next(1) == Some("group") && !is_group(name) {
             let plural = format!("{name}s");
             if is_group(&plural) {
@@ -156,6 +168,7 @@ mod tests {
         assert_eq!(w("Rename the red ungroup to later"), meant);
         assert_eq!(w("rename the red and group to later"), meant);
         assert_eq!(w("rename the red in group to later"), meant);
+        assert_eq!(w("rename the red ink group to later"), meant);
         // No such group, or a name that is a group already: as heard.
         assert_eq!(
             w("rename the blue in group to later"),
