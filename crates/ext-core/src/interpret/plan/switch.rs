@@ -19,6 +19,15 @@ pub fn switch(view: &View, target: &Target) -> Result<Step, Refusal> {
         });
     }
     let id = one_tab(view, target, false)?;
+    // "go to this tab", "go to here": nothing to go to. Spoken, it is most
+    // often a name misheard ("go to here" for "go to Jira"), which, as a
+    // tab not found, is heard again guided to the tabs' names.
+    if target.selector == Selector::Active {
+        return Err(not_found(format!(
+            "You are already on '{}'.",
+            title(view, id)
+        )));
+    }
     Ok(one_call(
         Call::switch_tab(TabIdArgs { tab_id: id }),
         format!("Switched to '{}'.", title(view, id)),
