@@ -463,6 +463,9 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
             Intent::History { .. }
                 | Intent::FindBookmarks(_)
                 | Intent::ListTabs(_)
+                | Intent::IsOpen(_)
+                | Intent::LastUsed(_)
+                | Intent::ListDuplicates { .. }
                 | Intent::ListGroups
                 | Intent::ListEngines
                 | Intent::Help

@@ -266,6 +266,14 @@ pub enum Intent {
     /// "which window is netflix in", "what window am I in".
     WhichWindow(Target),
     ListTabs(Target),
+    /// "is gmail open", "do I have a jira tab": yes (which) or no.
+    IsOpen(Target),
+    /// "when did I last use gmail": when the tab was last in front.
+    LastUsed(Target),
+    /// "are there any duplicate tabs": the pages open more than once.
+    ListDuplicates {
+        scope: Scope,
+    },
     ListGroups,
     /// "which search engines do I have".
     ListEngines,

@@ -2,7 +2,7 @@
 //! is playing", "what groups do I have", "which search engines".
 
 use super::idle::says_idle;
-use super::intent::{Intent, Selector, Target};
+use super::intent::{Intent, Scope, Selector, Target};
 use super::target::target;
 use super::window_scope::{scope_of, without_scope};
 use super::words::*;
@@ -32,7 +32,12 @@ fn questions(w: Words) -> Option<Intent> {
     if asks_for_help(w) {
         return Some(Intent::Help);
     }
-    if let Some(intent) = count(w).or_else(|| which_window(w)) {
+    if let Some(intent) = duplicates(w)
+        .or_else(|| last_used(w))
+        .or_else(|| is_open(w))
+        .or_else(|| count(w))
+        .or_else(|| which_window(w))
+    {
         return Some(intent);
     }
     let list_start = ["list", "show", "what", "which", "what's", "whats", "tell"];
@@ -109,6 +114,142 @@ fn question_target(w: Words) -> Target {
         t.scope = scope;
     }
     t
+}
+
+/// "are there any duplicate tabs", "which tabs are open twice", "how many
+/// duplicates do I have": the pages open more than once, closing none.
+fn duplicates(w: Words) -> Option<Intent> {
+    const ASKING: &[&str] = &[
+        "are", "is", "do", "does", "have", "which", "what", "how", "any", "list", "show", "find",
+        "count", "got",
+    ];
+    let dupes = mentions(
+        w,
+        &["duplicate", "duplicates", "duplicated", "dupes", "twice"],
+    ) || find_seq(w, &["more", "than", "once"]).is_some();
+    (dupes && ASKING.contains(&w[0].as_str())).then(|| Intent::ListDuplicates {
+        scope: scope_of(w).unwrap_or(Scope::Everywhere),
+    })
+}
+
+/// How a question about last use says "use": "use gmail", "look at slack",
+/// "visit reddit".
+const USED: &[&[&str]] = &[
+    &["use"],
+    &["used"],
+    &["look", "at"],
+    &["looked", "at"],
+    &["go", "to"],
+    &["went", "to"],
+    &["switch", "to"],
+    &["switched", "to"],
+    &["see"],
+    &["saw"],
+    &["seen"],
+    &["visit"],
+    &["visited"],
+    &["open"],
+    &["opened"],
+    &["check"],
+    &["checked"],
+    &["read"],
+    &["was", "on"],
+    &["was", "in"],
+    &["active"],
+];
+
+/// "when did I last use gmail", "when was the jira tab last opened", "how
+/// long since I looked at slack": when the tab was last in front.
+fn last_used(w: Words) -> Option<Intent> {
+    let asked = verb(
+        w,
+        &[
+            &["when", "did", "i", "last"],
+            &["when", "was", "i", "last"],
+            &["when", "have", "i", "last"],
+            &["when", "did", "i"],
+            &["how", "long", "since", "i"],
+            &["how", "long", "ago", "did", "i"],
+            &["how", "long", "has", "it", "been", "since", "i"],
+        ],
+    );
+    let named = match asked {
+        Some(rest) => verb(strip_leading(rest, &["last"]), USED)?,
+        // "when was the jira tab last used"
+        None => {
+            let rest = verb(w, &[&["when", "was"], &["when", "were"]])?;
+            let at = find(rest, "last")?;
+            verb(&rest[at + 1..], USED).filter(|after| after.is_empty())?;
+            &rest[..at]
+        }
+    };
+    let named = strip_articles(named);
+    (!named.is_empty()).then(|| Intent::LastUsed(target(named)))
+}
+
+/// "is gmail open", "do I have youtube open", "is there a netflix tab",
+/// "are any reddit tabs open": yes (which) or no, changing nothing.
+fn is_open(said: Words) -> Option<Intent> {
+    // "is the gmail tab open in window 2": the window is said apart.
+    let scope = scope_of(said);
+    let unscoped = without_scope(said);
+    let w: Words = &unscoped;
+    const PLAYING: &[&str] = &["playing", "audible", "noise", "sound", "muted", "pinned"];
+    if mentions(w, PLAYING) {
+        return None;
+    }
+    fn open_at_end(rest: Words) -> Option<Words> {
+        ends(rest, &["open"])
+    }
+    let named = if let Some(rest) = verb(w, &[&["is", "there"], &["are", "there"]]) {
+        // "is there a netflix tab", "is there a tab for jira", "are there
+        // any youtube tabs open"
+        let rest = open_at_end(rest).unwrap_or(rest);
+        let rest = strip_leading(rest, &["a", "an", "any"]);
+        let named = verb(rest, &[&["tab", "for"], &["tab", "with"], &["tab", "from"]])
+            .or_else(|| ends(rest, &["tab"]))
+            .or_else(|| ends(rest, &["tabs"]))?;
+        named.to_vec()
+    } else if let Some(rest) = verb(
+        w,
+        &[
+            &["do", "i", "have"],
+            &["do", "i", "still", "have"],
+            &["have", "i", "got"],
+            &["do", "we", "have"],
+        ],
+    ) {
+        // "do I have youtube open"; "do I have a jira tab"
+        let rest = open_at_end(rest).unwrap_or(rest);
+        let rest = strip_leading(rest, &["a", "an", "any"]);
+        ends(rest, &["tab"])
+            .or_else(|| ends(rest, &["tabs"]))
+            .filter(|named| !named.is_empty())
+            .unwrap_or(rest)
+            .to_vec()
+    } else {
+        // "is gmail open", "is the jira tab still open", "are any youtube
+        // tabs open"
+        let rest = verb(w, &[&["is"], &["are"]])?;
+        let rest = open_at_end(rest)?;
+        rest.iter()
+            .filter(|x| !["still", "already", "any", "currently"].contains(&x.as_str()))
+            .cloned()
+            .collect()
+    };
+    let named = strip_articles(&named);
+    // "is there a way to close tabs" asks how, not whether.
+    let asks_how = named
+        .iter()
+        .any(|x| x == "way" || x == "to" || super::command_verbs().any(|v| v == x));
+    if named.is_empty() || asks_how {
+        return None;
+    }
+    let mut t = target(named);
+    if let Some(scope) = scope {
+        t.scope = scope;
+    }
+    Some(Intent::IsOpen(t))
 }
 
 /// Asking of every window at once.

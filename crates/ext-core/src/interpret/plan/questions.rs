@@ -5,6 +5,7 @@ use super::{capitalized, not_found, plural, title, windows_with_tabs, Refusal, S
 use crate::interpret::parse::{Scope, Selector, Target};
 use crate::interpret::resolve::{resolve, spoken_list, where_said, Resolved, View};
 use crate::log::Call;
+use crate::text::page_key;
 use crate::tools::args::{ListTabsArgs, NoArgs, WindowArgs};
 use crate::tools::ToolCall;
 
@@ -102,6 +103,171 @@ pub fn list(view: &View, target: &Target) -> Result<Step, Refusal> {
         (_, n) => format!("{} open: {}{more}.", plural(n, "tab"), titles.join(", ")),
     };
     Ok(step)
+}
+
+/// Up to `most` tabs' titles in quotes, the rest counted ("'A', 'B' and
+/// 3 more").
+fn titles_said(view: &View, ids: &[i64], most: usize) -> String {
+    let titles: Vec<String> = ids
+        .iter()
+        .take(most)
+        .map(|id| format!("'{}'", title(view, *id)))
+        .collect();
+    match ids.len().saturating_sub(most) {
+        0 => spoken_list(&titles),
+        more => format!("{} and {more} more", titles.join(", ")),
+    }
+}
+
+/// "is gmail open", "do I have a jira tab": yes and which, or no and why.
+/// Changes nothing: "is gmail open" used to switch to it.
+pub fn is_open(view: &View, target: &Target) -> Result<Step, Refusal> {
+    view.check_scope(target.scope).map_err(not_found)?;
+    let reply = match resolve(view, target) {
+        Err(_) if target.scope != Scope::Everywhere => {
+            format!("No, not{}.", where_said(target.scope))
+        }
+        Err(why) => {
+            let mut why = why.chars();
+            let first = why.next().map(|c| c.to_lowercase().to_string());
+            format!("No, {}{}", first.unwrap_or_default(), why.as_str())
+        }
+        Ok(r) if r.ids.is_empty() => "No.".to_string(),
+        // "do I have any tabs open"
+        Ok(r) if target.selector == Selector::All && target.except.is_none() => format!(
+            "Yes, you have {} open{}.",
+            plural(r.ids.len(), "tab"),
+            where_said(target.scope)
+        ),
+        Ok(r) => {
+            let several_windows = view.window_order().len() > 1;
+            match r.ids.as_slice() {
+                [id] => {
+                    let tab = view.tab(*id);
+                    let place = match tab {
+                        Some(t) if t.active && t.window_id == view.focused_window => {
+                            " (you're on it)".to_string()
+                        }
+                        Some(t) if several_windows => {
+                            format!(" in {}", view.window_said(t.window_id))
+                        }
+                        _ => String::new(),
+                    };
+                    format!("Yes, '{}' is open{place}.", title(view, *id))
+                }
+                ids => format!(
+                    "Yes, {} {} tabs are open: {}.",
+                    ids.len(),
+                    r.label,
+                    titles_said(view, ids, 5)
+                ),
+            }
+        }
+    };
+    Ok(Step {
+        calls: vec![list_tabs(view, Scope::Everywhere)],
+        reply,
+        ..Step::default()
+    })
+}
+
+/// "when did I last use gmail": when the tab (of several, the one used
+/// last) was last in front.
+pub fn last_used(view: &View, target: &Target) -> Result<Step, Refusal> {
+    let r = resolve(view, target).map_err(not_found)?;
+    let latest = r
+        .ids
+        .iter()
+        .filter_map(|id| view.tab(*id))
+        .max_by(|a, b| a.last_accessed.total_cmp(&b.last_accessed))
+        .ok_or_else(|| not_found("No tabs match."))?;
+    let name = format!("'{}'", title(view, latest.id));
+    let of_several = match r.ids.len() {
+        1 => String::new(),
+        n => format!(" (the latest of {n} tabs)"),
+    };
+    let since = view.state.now - latest.last_accessed;
+    let reply = if latest.active && latest.window_id == view.focused_window {
+        format!("You're on {name} now.")
+    } else if latest.last_accessed <= 0.0 || since < 0.0 {
+        format!("Firefox doesn't say when you last used {name}.")
+    } else {
+        format!("You last used {name} {}{of_several}.", ago(since))
+    };
+    Ok(Step {
+        calls: vec![list_tabs(view, Scope::Everywhere)],
+        reply,
+        ..Step::default()
+    })
+}
+
+/// How long ago, as people say it: "5 minutes ago", "3 hours ago".
+fn ago(ms: f64) -> String {
+    const MINUTE: f64 = 60_000.0;
+    let minutes = (ms / MINUTE).floor() as i64;
+    let (n, unit) = match minutes {
+        0 => return "less than a minute ago".to_string(),
+        1..=59 => (minutes, "minute"),
+        60..=2879 => (minutes / 60, "hour"),
+        _ => (minutes / (24 * 60), "day"),
+    };
+    match (n, unit) {
+        (1, "hour") => "an hour ago".to_string(),
+        (1, _) => format!("a {unit} ago"),
+        _ => format!("{n} {unit}s ago"),
+    }
+}
+
+/// "are there any duplicate tabs": the pages open more than once (as
+/// "close duplicate tabs" compares them), closing none.
+pub fn list_duplicates(view: &View, scope: Scope) -> Result<Step, Refusal> {
+    let scope = match scope {
+        Scope::OtherWindows => Scope::Everywhere,
+        s => s,
+    };
+    view.check_scope(scope).map_err(not_found)?;
+    // (page, its tabs), in strip order of each page's first tab.
+    let mut pages: Vec<(&str, Vec<i64>)> = Vec::new();
+    for t in view.in_scope(scope) {
+        let key = page_key(&t.url);
+        match pages.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, ids)) => ids.push(t.id),
+            None => pages.push((key, vec![t.id])),
+        }
+    }
+    pages.retain(|(_, ids)| ids.len() > 1);
+    let reply = match pages.as_slice() {
+        [] => format!("There are no duplicate tabs{}.", where_said(scope)),
+        [(_, ids)] => format!(
+            "'{}' is open {} times{}. Say 'close duplicate tabs' to keep one.",
+            title(view, ids[0]),
+            ids.len(),
+            where_said(scope)
+        ),
+        _ => {
+            let each: Vec<String> = pages
+                .iter()
+                .take(5)
+                .map(|(_, ids)| format!("'{}' ({})", title(view, ids[0]), ids.len()))
+                .collect();
+            let more = match pages.len().saturating_sub(5) {
+                0 => String::new(),
+                n => format!(" and {n} more"),
+            };
+            format!(
+                "{} pages are open more than once{}: {}{more}. Say 'close duplicate tabs' \
+                 to keep one of each.",
+                pages.len(),
+                where_said(scope),
+                each.join(", ")
+            )
+        }
+    };
+    Ok(Step {
+        calls: vec![list_tabs(view, scope)],
+        reply,
+        ..Step::default()
+    })
 }
 
 /// "which window is netflix in": each tab's window by the number "window
