@@ -281,6 +281,17 @@ fn select(
                 .ok_or("There is no tab you used before this one.")?;
             plain(vec![recent.id], true, "the tab you were on")
         }
+        Selector::Newest(n) => {
+            let mut newest = scoped;
+            newest.sort_by_key(|t| std::cmp::Reverse(t.id));
+            newest.truncate(*n);
+            newest.sort_by_key(|t| (t.window_id, t.index));
+            let label = match n {
+                1 => "the newest tab".to_string(),
+                n => format!("the {n} newest tabs"),
+            };
+            plain(ids(newest), true, &label)
+        }
         Selector::Idle { of, ms } => {
             let inner = select(view, of, scope, strict, false)?;
             let cutoff = view.state.now - ms;

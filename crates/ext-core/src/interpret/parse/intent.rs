@@ -73,6 +73,9 @@ pub enum Selector {
         of: Box<Selector>,
         ms: f64,
     },
+    /// "the newest tab", "the tab I opened last", "the three latest tabs":
+    /// the tabs opened last (Firefox gives tabs ids in opening order).
+    Newest(usize),
     /// Every tab of a window: "this window", "the other window".
     WholeWindow,
     /// Several kinds at once: "this tab and jira".

@@ -308,6 +308,27 @@ fn count_of(w: &[String]) -> Option<usize> {
     }
 }
 
+/// How many of the tabs opened last the words mean: "the newest tab",
+/// "the tab I opened last", "the last tab I opened", "the three latest
+/// tabs". Without a count, only one tab ("the tabs I just opened" says
+/// not how many).
+fn newest(w: &[String]) -> Option<usize> {
+    const SAID: &[&str] = &[
+        "the", "my", "tab", "tabs", "newest", "latest", "i", "opened", "last", "just", "recently",
+        "most", "one", "ones", "two", "three", "four", "five", "both",
+    ];
+    let has = |x: &str| w.iter().any(|y| y == x);
+    let opened_last = has("opened") && (has("last") || has("recently") || has("just"));
+    if !(has("newest") || has("latest") || opened_last) || !all_in(w, SAID) {
+        return None;
+    }
+    match count_of(w) {
+        Some(n) => Some(n),
+        None if !has("tabs") && !has("ones") => Some(1),
+        None => None,
+    }
+}
+
 const STOP: &[&str] = &[
     "the",
     "my",
@@ -550,6 +571,9 @@ fn selector(w: &[String]) -> (Selector, bool) {
         "both",
     ]) {
         return (Selector::All, false);
+    }
+    if let Some(n) = newest(&w) {
+        return (Selector::Newest(n), n == 1);
     }
     let quantified = QUANTIFIERS.iter().any(|q| has(q));
     let one_tab = !quantified && !has("everything") && (has("tab") && !has("tabs") || has("one"));
