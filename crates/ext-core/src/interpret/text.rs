@@ -96,6 +96,9 @@ const SPOKEN_FIXES: &[(&[&str], &[&str])] = &[
     (&["by", "sight"], &["by", "site"]),
     (&["by", "sites"], &["by", "site"]),
     (&["group's"], &["group"]),
+    // "this window's youtube tabs", "the other window's tabs".
+    (&["window's"], &["window"]),
+    (&["windows'"], &["windows"]),
     (&["de", "duplicate"], &["deduplicate"]),
     (&["dupe"], &["duplicate"]),
     (&["dupes"], &["duplicates"]),
