@@ -72,6 +72,10 @@ fn group_which(w: Words) -> GroupWhich {
             return GroupWhich::AllBut(Box::new(group_which(kept)));
         }
     }
+    // "make the groups red": plural, with nothing more, is every group.
+    if words.is_empty() && w.iter().any(|x| x == "groups") {
+        return GroupWhich::All;
+    }
     if words.iter().all(|x| this.contains(&x.as_str())) {
         GroupWhich::Current
     } else if words
@@ -118,6 +122,20 @@ fn groups(w: Words) -> Option<Intent> {
     if let Some(rest) = verb(w, &[&["remove"], &["take"]]) {
         if let Some(i) = find_seq(rest, &["out", "of"]).or_else(|| find(rest, "from")) {
             if rest[i..].iter().any(|x| x == "group") {
+                let what = &rest[..i];
+                return Some(Intent::UngroupTabs(if what.is_empty() {
+                    Target::active()
+                } else {
+                    target(what)
+                }));
+            }
+        }
+    }
+    // "move this tab out of its group", "get the github tab out of the
+    // news group": out of a group and nowhere else.
+    if let Some(rest) = verb(w, &[&["move"], &["get"], &["pull"]]) {
+        if let Some(i) = find_seq(rest, &["out", "of"]) {
+            if rest.last().is_some_and(|x| x == "group") {
                 let what = &rest[..i];
                 return Some(Intent::UngroupTabs(if what.is_empty() {
                     Target::active()
@@ -208,10 +226,12 @@ fn groups(w: Words) -> Option<Intent> {
             &["set"],
         ],
     ) {
-        if let Some(g) = find(rest, "group") {
+        // "make the news group red", "make all groups red".
+        if let Some(g) = rest.iter().position(|x| x == "group" || x == "groups") {
             if let Some(c) = rest[g + 1..].iter().rev().find_map(|x| color(x)) {
                 // "change the color of the news group to red"
-                let which = &rest[..g];
+                // With "group(s)": "the groups" is every group.
+                let which = &rest[..=g];
                 let which = [["color", "of"], ["colour", "of"]]
                     .iter()
                     .find_map(|p| starts(strip_articles(which), p))

@@ -166,21 +166,29 @@ pub fn rename(view: &View, which: &GroupWhich, name: &str) -> Result<Step, Refus
 }
 
 pub fn recolor(view: &View, which: &GroupWhich, color: Color) -> Result<Step, Refusal> {
-    let g = find_group(view.state, which, view).map_err(not_found)?;
+    // "color all groups blue", "make the other groups red": each of them.
+    let groups = groups_meant(view, which)?;
+    if groups.is_empty() {
+        return Err(not_found("There are no tab groups."));
+    }
     let name = serde_json::to_value(color)
         .ok()
         .and_then(|v| v.as_str().map(str::to_string))
         .unwrap_or_default();
-    Ok(super::one_call(
-        Call::update_group(UpdateGroupArgs {
+    let mut step = Step::default();
+    for g in &groups {
+        step.calls.push(Call::update_group(UpdateGroupArgs {
             group_id: g.id,
             title: None,
             color: Some(color),
             collapsed: None,
-        }),
-        format!("Made the '{}' group {name}.", g.title),
-        vec![],
-    ))
+        }));
+    }
+    step.reply = match groups.as_slice() {
+        [g] => format!("Made the '{}' group {name}.", g.title),
+        gs => format!("Made {} groups {name}.", gs.len()),
+    };
+    Ok(step)
 }
 
 /// The groups `which` means: every one, or the one found.
