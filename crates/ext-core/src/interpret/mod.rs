@@ -472,6 +472,7 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
                 | Intent::Count(_)
                 | Intent::CountWindows
                 | Intent::WhichWindow(_)
+                | Intent::WhichGroup(_)
                 | Intent::BusiestWindow { .. }
         );
         if k + 1 < intents.len() {

@@ -268,6 +268,8 @@ pub enum Intent {
     },
     /// "which window is netflix in", "what window am I in".
     WhichWindow(Target),
+    /// "which group is this tab in", "what group is gmail in".
+    WhichGroup(Target),
     ListTabs(Target),
     /// "is gmail open", "do I have a jira tab": yes (which) or no.
     IsOpen(Target),

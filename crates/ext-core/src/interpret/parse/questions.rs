@@ -37,6 +37,7 @@ fn questions(w: Words) -> Option<Intent> {
         .or_else(|| is_open(w))
         .or_else(|| count(w))
         .or_else(|| which_window(w))
+        .or_else(|| which_group(w))
     {
         return Some(intent);
     }
@@ -362,6 +363,19 @@ fn which_window(w: Words) -> Option<Intent> {
         .unwrap_or(named);
     let named = strip_articles(named);
     (!named.is_empty()).then(|| Intent::WhichWindow(target(named)))
+}
+
+/// "which group is this tab in", "what group is gmail in", "what group
+/// am I in".
+fn which_group(w: Words) -> Option<Intent> {
+    let rest = verb(w, &[&["which", "group"], &["what", "group"]])?;
+    let rest = verb(rest, &[&["is"], &["are"], &["am"]])?;
+    let named = ends(rest, &["in"]).or_else(|| ends(rest, &["part", "of"]))?;
+    let named = strip_articles(named);
+    if named.is_empty() || is(named, &["i"]) {
+        return Some(Intent::WhichGroup(Target::active()));
+    }
+    Some(Intent::WhichGroup(target(named)))
 }
 
 /// Asking what plays without saying "playing".

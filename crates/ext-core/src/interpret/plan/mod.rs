@@ -246,6 +246,7 @@ pub fn plan_intent(intent: &Intent, view: &View, options: &Options) -> Result<St
         Intent::Count(target) => questions::count(view, target),
         Intent::CountWindows => Ok(questions::count_windows(view)),
         Intent::WhichWindow(target) => questions::which_window(view, target),
+        Intent::WhichGroup(target) => questions::which_group(view, target),
         Intent::BusiestWindow { most } => Ok(questions::busiest_window(view, *most)),
         Intent::ListTabs(target) => questions::list(view, target),
         Intent::IsOpen(target) => questions::is_open(view, target),

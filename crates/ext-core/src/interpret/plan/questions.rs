@@ -42,6 +42,8 @@ pub fn count(view: &View, target: &Target) -> Result<Step, Refusal> {
         let what = match &target.selector {
             Selector::Named(_) => format!("{} {} {noun}", n, r.label),
             Selector::Audible => format!("{n} {noun} playing"),
+            // "how many tabs are in the news group"
+            Selector::InGroup(_) => format!("{n} {noun} in the {}", r.label),
             Selector::Idle { of, .. } => {
                 // "1 YouTube tab not used in a day".
                 let inner = Target {
@@ -302,6 +304,44 @@ pub fn which_window(view: &View, target: &Target) -> Result<Step, Refusal> {
             let each: Vec<String> = each
                 .iter()
                 .map(|(w, these)| format!("in {}: {}", view.window_said(*w), names(these)))
+                .collect();
+            format!("{}.", capitalized(&each.join("; ")))
+        }
+    };
+    Ok(Step {
+        calls: vec![list_tabs(view, Scope::Everywhere)],
+        reply,
+        ..Step::default()
+    })
+}
+
+/// "which group is this tab in": each tab's group, or none.
+pub fn which_group(view: &View, target: &Target) -> Result<Step, Refusal> {
+    let r = resolve(view, target).map_err(not_found)?;
+    // (group id, or -1 for none; its tabs), in the order first met.
+    let mut by_group: Vec<(i64, Vec<String>)> = Vec::new();
+    for t in r.ids.iter().filter_map(|id| view.tab(*id)) {
+        let name = format!("'{}'", title(view, t.id));
+        match by_group.iter_mut().find(|(g, _)| *g == t.group_id) {
+            Some((_, names)) => names.push(name),
+            None => by_group.push((t.group_id, vec![name])),
+        }
+    }
+    let group_said = |id: i64| match view.state.groups.iter().find(|g| g.id == id) {
+        Some(g) => format!("the '{}' group", g.title),
+        None => "no group".to_string(),
+    };
+    let reply = match by_group.as_slice() {
+        [] => "No tabs match.".to_string(),
+        [(g, one)] if one.len() == 1 && !view.state.groups.iter().any(|x| x.id == *g) => {
+            format!("{} is not in a group.", one[0])
+        }
+        [(g, one)] if one.len() == 1 => format!("{} is in {}.", one[0], group_said(*g)),
+        [(g, all)] => format!("They are all in {}: {}.", group_said(*g), spoken_list(all)),
+        each => {
+            let each: Vec<String> = each
+                .iter()
+                .map(|(g, these)| format!("in {}: {}", group_said(*g), spoken_list(these)))
                 .collect();
             format!("{}.", capitalized(&each.join("; ")))
         }
