@@ -94,11 +94,11 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
             (None, -1)
         }
         Destination::Left => {
-            step.reply = "Moved it left.".into();
+            step.reply = format!("Moved {} left.", tabs_said(view, &r.ids));
             (None, (first.index - 1).max(0))
         }
         Destination::Right => {
-            step.reply = "Moved it right.".into();
+            step.reply = format!("Moved {} right.", tabs_said(view, &r.ids));
             (None, first.index + 1)
         }
         Destination::Beside { tab, after } => {
