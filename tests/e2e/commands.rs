@@ -448,3 +448,64 @@ fn opening_in_a_new_window_and_undoing_it() {
     .unwrap();
     assert_eq!(window_ids(), before);
 }
+
+#[test]
+fn questions_change_nothing_and_a_closed_page_comes_back_from_history() {
+    let env = start();
+    let spec_url = env.on_host("www.w3.org", "webgpu-spec", "WebGPU specification");
+    let spec = env.open_active(&spec_url, "WebGPU specification");
+    let inbox_url = env.on_host("mail.google.com", "inbox", "Inbox - Gmail");
+    let inbox = env.open_active(&inbox_url, "Inbox - Gmail");
+    let reply = |r: &Value| r["reply"].as_str().unwrap_or_default().to_string();
+
+    // Questions answer from the tabs and leave them as they are ("is gmail
+    // open" used to switch to it).
+    say(&env, "switch to the webgpu tab");
+    // What a question could change (not what a page does while loading).
+    let layout = || -> Vec<String> {
+        env.tabs()
+            .iter()
+            .map(|t| {
+                format!(
+                    "{} {} {} {} {}",
+                    t["id"], t["windowId"], t["index"], t["active"], t["url"]
+                )
+            })
+            .collect()
+    };
+    let before = layout();
+    let r = say(&env, "is gmail open");
+    assert!(reply(&r).starts_with("Yes, 'Inbox - Gmail' is open"), "{r}");
+    let r = say(&env, "when did I last use gmail");
+    assert!(
+        reply(&r).starts_with("You last used 'Inbox - Gmail'"),
+        "{r}"
+    );
+    let r = say(&env, "is the quokka tab open");
+    assert!(reply(&r).starts_with("No, "), "{r}");
+    assert_eq!(layout(), before, "questions change no tab");
+    assert_eq!(env.tab(spec)["active"], true);
+    assert_eq!(env.tab(inbox)["active"], false);
+
+    // A page closed a moment ago comes back from Firefox's history.
+    env.ok("close_tabs", json!({ "tabIds": [spec] }));
+    let r = say(&env, "open the page about webgpu I read today");
+    assert!(
+        reply(&r).contains("'WebGPU specification' from your history"),
+        "{r}"
+    );
+    let reopened = wait_for(LOAD, "the page open again", || {
+        Ok(env
+            .tabs()
+            .into_iter()
+            .find(|t| t["url"] == spec_url.as_str())
+            .and_then(|t| t["id"].as_i64()))
+    })
+    .unwrap();
+    assert_ne!(reopened, spec, "a new tab");
+    env.undo();
+    wait_for(LOAD, "undo to close it", || {
+        Ok((!env.tabs().iter().any(|t| t["id"] == reopened)).then_some(()))
+    })
+    .unwrap();
+}

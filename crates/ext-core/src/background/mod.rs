@@ -485,6 +485,10 @@ impl<B: Browser, S: Storage> Background<B, S> {
         if interpret::needs_pages(text) {
             state.pages = read_topics(b, &state.tabs).await;
         }
+        let tz = b.tz_offset_minutes();
+        if let Some(query) = interpret::history_wanted(text, state.now, tz) {
+            state.history = b.search_history(&query).await.unwrap_or_default();
+        }
         if let Some(words) = interpret::needs_bookmarks(text) {
             let queries = std::iter::once(words.join(" ")).chain(words.iter().cloned());
             for q in queries.filter(|q| q.chars().count() >= 2) {

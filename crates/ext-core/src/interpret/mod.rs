@@ -22,7 +22,7 @@ pub mod text;
 
 use crate::error::ErrorCode;
 use crate::memory::MemoryBrowser;
-use crate::tab_state::State;
+use crate::tab_state::{HistoryQuery, State};
 use parse::{Intent, NotUnderstood};
 use serde::Serialize;
 
@@ -144,6 +144,30 @@ pub fn needs_bookmarks(text: &str) -> Option<Vec<String>> {
         }
     }
     (!wanted.is_empty()).then_some(wanted)
+}
+
+/// The history a command opens a page from ("open the article about
+/// webgpu from yesterday"), for the snapshot to hold: the visits that
+/// match, newest first, in the time said.
+pub fn history_wanted(text: &str, now: f64, tz_offset_minutes: i32) -> Option<HistoryQuery> {
+    let words = text::words(text);
+    parse::clauses(&words)
+        .iter()
+        .find_map(|c| match parse::parse(c) {
+            Ok(Intent::OpenFromHistory { query, span }) => Some((query, span)),
+            _ => None,
+        })
+        .map(|(query, span)| {
+            // Without a time, Firefox searches only the last day: "the
+            // article I read about webgpu" may be older.
+            let range = span.map(|s| plan::history::time_range(s, now, tz_offset_minutes));
+            HistoryQuery {
+                text: query,
+                start_time: Some(range.map_or(0.0, |r| r.0)),
+                end_time: range.map(|r| r.1),
+                max_results: 50,
+            }
+        })
 }
 
 /// Whether the words of a command group by topic: then the snapshot holds

@@ -13,7 +13,7 @@ pub const VERBS: &[&str] = &["what", "which"];
 pub const PHRASES: &[&str] = &["what did I read today", "what did I read yesterday"];
 
 pub fn parse(w: Words) -> Parsed {
-    Ok(history(w))
+    Ok(history(w).or_else(|| open_from_history(w)))
 }
 
 const READ_VERBS: &[&str] = &[
@@ -117,6 +117,46 @@ fn history(w: Words) -> Option<Intent> {
     if !mentions_history && !asks_what_read && !asks_what_was {
         return None;
     }
+    let (query, span) = query_and_span(w);
+    Some(Intent::History { query, span })
+}
+
+/// "open the article about webgpu from yesterday", "reopen the page I was
+/// reading this morning about tokio": the page found in history, newest
+/// first. Said with a time or with "I read", else it is a site or tab to
+/// open ("open reddit").
+fn open_from_history(w: Words) -> Option<Intent> {
+    let rest = verb(
+        w,
+        &[
+            &["open"],
+            &["reopen"],
+            &["go", "back", "to"],
+            &["bring", "back"],
+            &["take", "me", "to"],
+            &["pull", "up"],
+        ],
+    )?;
+    let read_by_me =
+        mentions(rest, &["i"]) && rest.iter().any(|x| READ_VERBS.contains(&x.as_str()));
+    if time_span(rest).is_none() && !read_by_me {
+        return None;
+    }
+    let (query, span) = query_and_span(rest);
+    // "open the tab I was looking at" names no page to look for.
+    let generic = ["tab", "tabs", "one", "this", "it", "again"];
+    let query: Vec<&str> = query
+        .split_whitespace()
+        .filter(|x| !generic.contains(x))
+        .collect();
+    (!query.is_empty()).then(|| Intent::OpenFromHistory {
+        query: query.join(" "),
+        span,
+    })
+}
+
+/// What a history question or request is about, and when.
+fn query_and_span(w: Words) -> (String, Option<TimeSpan>) {
     let span = time_span(w);
     let mut rest: Vec<String> = match span {
         Some((_, a, b)) => w[..a].iter().chain(&w[b..]).cloned().collect(),
@@ -166,8 +206,5 @@ fn history(w: Words) -> Option<Intent> {
         .into_iter()
         .filter(|x| !["the", "a", "an", "from", "in"].contains(&x.as_str()))
         .collect();
-    Some(Intent::History {
-        query: join(&query),
-        span: span.map(|(s, _, _)| s),
-    })
+    (join(&query), span.map(|(s, _, _)| s))
 }

@@ -259,6 +259,13 @@ pub enum Intent {
         query: String,
         span: Option<TimeSpan>,
     },
+    /// "open the article about webgpu from yesterday": the newest page of
+    /// history that matches (the snapshot holds them, see
+    /// `interpret::history_wanted`).
+    OpenFromHistory {
+        query: String,
+        span: Option<TimeSpan>,
+    },
     /// "how many tabs", "how many youtube tabs are open in this window".
     Count(Target),
     CountWindows,

@@ -31,7 +31,11 @@ const CLOSED_TAB: &[&str] = &[
 /// tabs": what was closed last comes back, even if other changes came after.
 fn reopen(w: Words) -> Option<Intent> {
     if let Some(rest) = verb(w, &[&["reopen"], &["unclose"]]) {
-        let closed = mentions(rest, &["closed", "last"])
+        // "last" of a time is a page from history: "reopen the webgpu
+        // article I read last week".
+        let last_of_a_time = mentions(rest, &["week", "month", "night", "i"]);
+        let closed = mentions(rest, &["closed"])
+            || (mentions(rest, &["last"]) && !last_of_a_time)
             || all_in(rest, &["it", "them", "that", "those", "tab", "tabs", "the"]);
         return closed.then_some(Intent::Reopen);
     }

@@ -9,7 +9,7 @@ mod close;
 pub mod clusters;
 mod grouping;
 mod groups;
-mod history;
+pub(super) mod history;
 mod media;
 mod move_tabs;
 mod open;
@@ -243,6 +243,9 @@ pub fn plan_intent(intent: &Intent, view: &View, options: &Options) -> Result<St
         Intent::Bookmark { target, folder } => bookmarks::bookmark(view, target, folder.as_deref()),
         Intent::FindBookmarks(query) => bookmarks::find_bookmarks(query),
         Intent::History { query, span } => history::history(view, query, *span, options),
+        Intent::OpenFromHistory { query, span } => {
+            history::open_from_history(view, query, *span, options)
+        }
         Intent::Count(target) => questions::count(view, target),
         Intent::CountWindows => Ok(questions::count_windows(view)),
         Intent::WhichWindow(target) => questions::which_window(view, target),
