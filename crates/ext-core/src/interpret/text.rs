@@ -302,7 +302,8 @@ pub fn typo_budget(len: usize) -> usize {
 /// Whether `heard` is `known`, allowing a typo or two in longer words, two
 /// swapped letters in shorter ones ("gmial") and, from five letters, one
 /// letter missing or doubled ("redit"). A changed letter in a short word is
-/// another word ("slack", "stack").
+/// another word ("slack", "stack"), and so is a changed first letter in
+/// any word: "cooking" is not "booking", nor "mention" "tension".
 pub fn close_enough(heard: &str, known: &str) -> bool {
     if heard == known {
         return true;
@@ -312,7 +313,8 @@ pub fn close_enough(heard: &str, known: &str) -> bool {
     let distance = strsim::damerau_levenshtein(heard, known);
     let swapped = len >= 4 && distance == 1 && strsim::levenshtein(heard, known) == 2;
     let dropped = len >= 5 && distance == 1 && a != b;
-    swapped || dropped || (typo_budget(len) > 0 && distance <= typo_budget(len))
+    let same_start = heard.chars().next() == known.chars().next();
+    swapped || dropped || (same_start && typo_budget(len) > 0 && distance <= typo_budget(len))
 }
 
 #[cfg(test)]
@@ -360,5 +362,8 @@ mod tests {
         assert!(close_enough("gmial", "gmail"));
         assert!(close_enough("redit", "reddit"));
         assert!(!close_enough("docs", "dogs"));
+        assert!(!close_enough("cooking", "booking"));
+        assert!(close_enough("youtbue", "youtube"));
+        assert!(close_enough("spotfiy", "spotify"));
     }
 }
