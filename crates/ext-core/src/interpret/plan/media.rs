@@ -60,7 +60,15 @@ pub fn play(view: &View, target: Option<&Target>) -> Result<Step, Refusal> {
             if !ours.is_empty() {
                 return Ok(calls(view, &ours, BrowseAction::PlayMedia, "Playing"));
             }
-            view.active().map(|t| t.id).ok_or_else(nothing_plays)?
+            let front = view.active().ok_or_else(nothing_plays)?;
+            // "play the music" while the tab in front plays already.
+            if front.audible {
+                return Ok(Step {
+                    reply: format!("'{}' is playing already.", title(view, front.id)),
+                    ..Step::default()
+                });
+            }
+            front.id
         }
         Some(t) => {
             let one = Target {
