@@ -2,7 +2,7 @@
 //! this window into topics", "group similar tabs together".
 
 use super::intent::{Intent, Scope, SortKey};
-use super::window_scope::scope_of;
+use super::window_scope::{scope_of, without_scope};
 use super::words::*;
 use super::Parsed;
 
@@ -149,6 +149,14 @@ fn tidy(w: Words) -> bool {
     };
     // "tidy up", "declutter", "clean up please": said of the tabs.
     if all_in(rest, &["please", "a", "bit", "things", "now"]) && w[0] != "sort" {
+        return true;
+    }
+    // "clean up this window", "organize window 2": a window's tabs.
+    const WINDOW_SAID: &[&str] = &[
+        "my", "the", "all", "up", "this", "current", "same", "other", "window", "windows", "tabs",
+        "in", "of",
+    ];
+    if scope_of(rest).is_some() && all_in(&without_scope(rest), WINDOW_SAID) {
         return true;
     }
     let rest: Vec<&str> = rest.iter().map(String::as_str).collect();

@@ -133,6 +133,12 @@ const SWITCH: &[&[&str]] = &[
     &["change", "to"],
     &["back", "to"],
     &["return", "to"],
+    &["i", "want", "to", "see"],
+    &["i", "want", "to", "go", "to"],
+    &["let", "me", "see"],
+    // "I want to see my email", as the words read without "I want to".
+    &["see", "my"],
+    &["see", "the"],
     &["show", "me"],
     &["show"],
     &["where", "is"],
