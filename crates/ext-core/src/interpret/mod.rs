@@ -158,12 +158,10 @@ pub fn history_wanted(text: &str, now: f64, tz_offset_minutes: i32) -> Option<Hi
             _ => None,
         })
         .map(|(query, span)| {
-            // Without a time, Firefox searches only the last day: "the
-            // article I read about webgpu" may be older.
             let range = span.map(|s| plan::history::time_range(s, now, tz_offset_minutes));
             HistoryQuery {
+                start_time: plan::history::search_start(range, &query),
                 text: query,
-                start_time: Some(range.map_or(0.0, |r| r.0)),
                 end_time: range.map(|r| r.1),
                 max_results: 50,
             }

@@ -144,7 +144,7 @@ fn open_from_history(w: Words) -> Option<Intent> {
     }
     let (query, span) = query_and_span(rest);
     // "open the tab I was looking at" names no page to look for.
-    let generic = ["tab", "tabs", "one", "this", "it", "again"];
+    let generic = ["tab", "tabs", "one", "this", "it", "again", "closed"];
     let query: Vec<&str> = query
         .split_whitespace()
         .filter(|x| !generic.contains(x))

@@ -33,7 +33,12 @@ fn reopen(w: Words) -> Option<Intent> {
     if let Some(rest) = verb(w, &[&["reopen"], &["unclose"]]) {
         // "last" of a time is a page from history: "reopen the webgpu
         // article I read last week".
-        let last_of_a_time = mentions(rest, &["week", "month", "night", "i"]);
+        let last_of_a_time = mentions(
+            rest,
+            &[
+                "week", "month", "read", "reading", "looked", "visited", "saw", "watched",
+            ],
+        );
         let closed = mentions(rest, &["closed"])
             || (mentions(rest, &["last"]) && !last_of_a_time)
             || all_in(rest, &["it", "them", "that", "those", "tab", "tabs", "the"]);

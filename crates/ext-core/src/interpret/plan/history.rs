@@ -17,13 +17,7 @@ pub fn history(
     options: &Options,
 ) -> Result<Step, Refusal> {
     let range = span.map(|s| time_range(s, view.state.now, options.tz_offset_minutes));
-    // Without a time, Firefox searches only the last day; words to look
-    // for ("what was that article about webgpu") search all of it.
-    let start_time = match range {
-        Some((start, _)) => Some(start),
-        None if !query.is_empty() => Some(0.0),
-        None => None,
-    };
+    let start_time = search_start(range, query);
     let reply = if query.is_empty() {
         "Pages you visited:".into()
     } else {
@@ -116,6 +110,18 @@ fn span_said(span: TimeSpan) -> String {
         TimeSpan::LastWeek => " from the last week".into(),
         TimeSpan::LastMonth => " from the last month".into(),
         TimeSpan::Recent(_) => " from then".into(),
+    }
+}
+
+/// Where a history search starts: at the time said, else (Firefox
+/// searching only the last day when no start is given) at the beginning
+/// when there are words to look for ("what was that article about
+/// webgpu", "open the article I read about webgpu").
+pub fn search_start(range: Option<(f64, f64)>, query: &str) -> Option<f64> {
+    match range {
+        Some((start, _)) => Some(start),
+        None if !query.trim().is_empty() => Some(0.0),
+        None => None,
     }
 }
 

@@ -22,7 +22,9 @@ pub fn switch(view: &View, target: &Target) -> Result<Step, Refusal> {
     // "go to this tab", "go to here": nothing to go to. Spoken, it is most
     // often a name misheard ("go to here" for "go to Jira"), which, as a
     // tab not found, is heard again guided to the tabs' names.
-    if target.selector == Selector::Active {
+    // After another clause ("move gmail to window 2 and go to it") the tab
+    // in front may not be in front any more by then: go.
+    if target.selector == Selector::Active && !view.after_clause {
         return Err(not_found(format!(
             "You are already on '{}'.",
             title(view, id)
