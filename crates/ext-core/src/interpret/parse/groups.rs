@@ -80,7 +80,10 @@ fn group_which(w: Words) -> GroupWhich {
         GroupWhich::Current
     } else if words
         .iter()
-        .all(|x| x == "all" || x == "every" || x == "everything" || x == "each")
+        .all(|x| ["all", "every", "everything", "each", "both", "the", "my"].contains(&x.as_str()))
+        && words
+            .iter()
+            .any(|x| ["all", "every", "everything", "each", "both"].contains(&x.as_str()))
     {
         GroupWhich::All
     } else {
@@ -228,10 +231,19 @@ fn groups(w: Words) -> Option<Intent> {
     ) {
         // "make the news group red", "make all groups red".
         if let Some(g) = rest.iter().position(|x| x == "group" || x == "groups") {
-            if let Some(c) = rest[g + 1..].iter().rev().find_map(|x| color(x)) {
+            let colour_at = rest[g + 1..].iter().rposition(|x| color(x).is_some());
+            if let Some(at) = colour_at.map(|at| g + 1 + at) {
+                let c = color(&rest[at]).expect("found as a colour");
                 // "change the color of the news group to red"
-                // With "group(s)": "the groups" is every group.
-                let which = &rest[..=g];
+                // With "group(s)": "the groups" is every group; and what
+                // is left out after it: "all groups except this one".
+                let left_out = &rest[g + 1..at];
+                let which: Vec<String> = if mentions(left_out, &["except", "but", "besides"]) {
+                    rest[..at].to_vec()
+                } else {
+                    rest[..=g].to_vec()
+                };
+                let which = &which[..];
                 let which = [["color", "of"], ["colour", "of"]]
                     .iter()
                     .find_map(|p| starts(strip_articles(which), p))

@@ -220,13 +220,18 @@ fn is_open(said: Words) -> Option<Intent> {
             &["do", "we", "have"],
         ],
     ) {
-        // "do I have youtube open"; "do I have a jira tab"
-        let rest = open_at_end(rest).unwrap_or(rest);
+        // "do I have youtube open"; "do I have a jira tab" (not "do I have
+        // time": said of tabs, or of something open).
         let rest = strip_leading(rest, &["a", "an", "any"]);
-        ends(rest, &["tab"])
-            .or_else(|| ends(rest, &["tabs"]))
-            .filter(|named| !named.is_empty())
-            .unwrap_or(rest)
+        open_at_end(rest)
+            .map(|named| {
+                ends(named, &["tabs"])
+                    .or_else(|| ends(named, &["tab"]))
+                    .filter(|n| !n.is_empty())
+                    .unwrap_or(named)
+            })
+            .or_else(|| ends(rest, &["tab"]))
+            .or_else(|| ends(rest, &["tabs"]))?
             .to_vec()
     } else {
         // "is gmail open", "is the jira tab still open", "are any youtube
@@ -239,10 +244,14 @@ fn is_open(said: Words) -> Option<Intent> {
             .collect()
     };
     let named = strip_articles(&named);
-    // "is there a way to close tabs" asks how, not whether.
+    // "is there a way to close tabs" asks how, not whether; "is there
+    // more than one reddit tab", "is another window open" ask how many.
+    const NOT_A_NAME: &[&str] = &[
+        "way", "to", "more", "than", "another", "window", "windows", "two", "three", "several",
+    ];
     let asks_how = named
         .iter()
-        .any(|x| x == "way" || x == "to" || super::command_verbs().any(|v| v == x));
+        .any(|x| NOT_A_NAME.contains(&x.as_str()) || super::command_verbs().any(|v| v == x));
     if named.is_empty() || asks_how {
         return None;
     }

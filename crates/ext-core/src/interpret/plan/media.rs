@@ -62,7 +62,7 @@ pub fn play(view: &View, target: Option<&Target>) -> Result<Step, Refusal> {
             }
             let front = view.active().ok_or_else(nothing_plays)?;
             // "play the music" while the tab in front plays already.
-            if front.audible {
+            if front.audible && !front.muted {
                 return Ok(Step {
                     reply: format!("'{}' is playing already.", title(view, front.id)),
                     ..Step::default()

@@ -1,6 +1,6 @@
 //! Moving tabs within a window or to another one.
 
-use super::{not_found, one_tab, tabs_said, target_ids, title, Refusal, Step};
+use super::{capitalized, not_found, one_tab, tabs_said, target_ids, title, Refusal, Step};
 use crate::interpret::parse::{Destination, Target};
 use crate::interpret::resolve::{no_window, View};
 use crate::log::Call;
@@ -92,6 +92,25 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
         Destination::End => {
             step.reply = format!("Moved {} to the end.", tabs_said(view, &r.ids));
             (None, -1)
+        }
+        Destination::Left if first.index == 0 => {
+            step.reply = format!(
+                "{} is first already.",
+                capitalized(&tabs_said(view, &r.ids))
+            );
+            return Ok(step);
+        }
+        Destination::Right
+            if r.ids.len() == 1
+                && first.index + 1
+                    >= state
+                        .tabs
+                        .iter()
+                        .filter(|t| t.window_id == first.window_id)
+                        .count() as i64 =>
+        {
+            step.reply = format!("{} is last already.", capitalized(&tabs_said(view, &r.ids)));
+            return Ok(step);
         }
         Destination::Left => {
             step.reply = format!("Moved {} left.", tabs_said(view, &r.ids));

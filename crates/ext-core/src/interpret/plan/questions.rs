@@ -4,6 +4,7 @@
 use super::{capitalized, not_found, plural, title, windows_with_tabs, Refusal, Step};
 use crate::interpret::parse::{Scope, Selector, Target};
 use crate::interpret::resolve::{resolve, spoken_list, where_said, Resolved, View};
+use crate::interpret::sites;
 use crate::log::Call;
 use crate::text::page_key;
 use crate::tools::args::{ListTabsArgs, NoArgs, WindowArgs};
@@ -31,6 +32,10 @@ pub fn count(view: &View, target: &Target) -> Result<Step, Refusal> {
             plural(windows_with_tabs(state), "window")
         )
     } else {
+        // "how many tabs are in the shopping group": no such group.
+        if let (Selector::InGroup(_), Err(why)) = (&target.selector, resolve(view, target)) {
+            return Err(not_found(why));
+        }
         let r = resolve(view, target).unwrap_or_else(|_| Resolved {
             ids: Vec::new(),
             explicit: true,
@@ -125,52 +130,76 @@ fn titles_said(view: &View, ids: &[i64], most: usize) -> String {
 /// Changes nothing: "is gmail open" used to switch to it.
 pub fn is_open(view: &View, target: &Target) -> Result<Step, Refusal> {
     view.check_scope(target.scope).map_err(not_found)?;
-    let reply = match resolve(view, target) {
+    let found = match resolve(view, target) {
+        Ok(r) => r,
         Err(_) if target.scope != Scope::Everywhere => {
-            format!("No, not{}.", where_said(target.scope))
+            return Ok(answer(
+                format!("No, not{}.", where_said(target.scope)),
+                Vec::new(),
+            ))
         }
-        Err(why) => {
-            let mut why = why.chars();
-            let first = why.next().map(|c| c.to_lowercase().to_string());
-            format!("No, {}{}", first.unwrap_or_default(), why.as_str())
+        // "is jira open" with no Jira tab: no.
+        Err(_) if known_site(target).is_some() => {
+            let site = known_site(target).unwrap_or_default();
+            return Ok(answer(format!("No, no {site} tab is open."), Vec::new()));
         }
-        Ok(r) if r.ids.is_empty() => "No.".to_string(),
+        // A name that is no site and no tab ("is the store open"): not
+        // a confident "no", nor an answer to talk in the room.
+        Err(why) => return Err(not_found(why)),
+    };
+    let reply = match found.ids.as_slice() {
+        [] => "No.".to_string(),
         // "do I have any tabs open"
-        Ok(r) if target.selector == Selector::All && target.except.is_none() => format!(
+        ids if target.selector == Selector::All && target.except.is_none() => format!(
             "Yes, you have {} open{}.",
-            plural(r.ids.len(), "tab"),
+            plural(ids.len(), "tab"),
             where_said(target.scope)
         ),
-        Ok(r) => {
-            let several_windows = view.window_order().len() > 1;
-            match r.ids.as_slice() {
-                [id] => {
-                    let tab = view.tab(*id);
-                    let place = match tab {
-                        Some(t) if t.active && t.window_id == view.focused_window => {
-                            " (you're on it)".to_string()
-                        }
-                        Some(t) if several_windows => {
-                            format!(" in {}", view.window_said(t.window_id))
-                        }
-                        _ => String::new(),
-                    };
-                    format!("Yes, '{}' is open{place}.", title(view, *id))
+        [id] => {
+            let place = match view.tab(*id) {
+                Some(t) if t.active && t.window_id == view.focused_window => {
+                    " (you're on it)".to_string()
                 }
-                ids => format!(
-                    "Yes, {} {} tabs are open: {}.",
-                    ids.len(),
-                    r.label,
-                    titles_said(view, ids, 5)
-                ),
-            }
+                Some(t) if view.window_order().len() > 1 => {
+                    format!(" in {}", view.window_said(t.window_id))
+                }
+                _ => String::new(),
+            };
+            format!("Yes, '{}' is open{place}.", title(view, *id))
         }
+        ids => format!(
+            "Yes, {} {} tabs are open: {}.",
+            ids.len(),
+            found.label,
+            titles_said(view, ids, 5)
+        ),
     };
-    Ok(Step {
-        calls: vec![list_tabs(view, Scope::Everywhere)],
+    Ok(answer(reply, found.ids))
+}
+
+/// The known site a target names ("jira"), by its display name.
+fn known_site(target: &Target) -> Option<&'static str> {
+    match &target.selector {
+        Selector::Named(names) => match names.as_slice() {
+            [words] => sites::by_words(words).map(|s| s.display),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A question's answer: its reply, reading the tabs, and the tabs it is
+/// about (what "them" means in a clause after it).
+fn answer(reply: String, about: Vec<i64>) -> Step {
+    Step {
+        calls: vec![Call::list_tabs(ListTabsArgs {
+            window_id: None,
+            query: None,
+        })],
         reply,
+        touched: about,
         ..Step::default()
-    })
+    }
 }
 
 /// "when did I last use gmail": when the tab (of several, the one used
@@ -196,11 +225,7 @@ pub fn last_used(view: &View, target: &Target) -> Result<Step, Refusal> {
     } else {
         format!("You last used {name} {}{of_several}.", ago(since))
     };
-    Ok(Step {
-        calls: vec![list_tabs(view, Scope::Everywhere)],
-        reply,
-        ..Step::default()
-    })
+    Ok(answer(reply, vec![latest.id]))
 }
 
 /// How long ago, as people say it: "5 minutes ago", "3 hours ago".
@@ -223,10 +248,6 @@ fn ago(ms: f64) -> String {
 /// "are there any duplicate tabs": the pages open more than once (as
 /// "close duplicate tabs" compares them), closing none.
 pub fn list_duplicates(view: &View, scope: Scope) -> Result<Step, Refusal> {
-    let scope = match scope {
-        Scope::OtherWindows => Scope::Everywhere,
-        s => s,
-    };
     view.check_scope(scope).map_err(not_found)?;
     // (page, its tabs), in strip order of each page's first tab.
     let mut pages: Vec<(&str, Vec<i64>)> = Vec::new();
@@ -265,9 +286,16 @@ pub fn list_duplicates(view: &View, scope: Scope) -> Result<Step, Refusal> {
             )
         }
     };
+    // "… and close them": the copies "close duplicate tabs" would close
+    // (all but each page's first).
+    let copies = pages
+        .iter()
+        .flat_map(|(_, ids)| ids[1..].to_vec())
+        .collect();
     Ok(Step {
         calls: vec![list_tabs(view, scope)],
         reply,
+        touched: copies,
         ..Step::default()
     })
 }
@@ -346,11 +374,7 @@ pub fn which_group(view: &View, target: &Target) -> Result<Step, Refusal> {
             format!("{}.", capitalized(&each.join("; ")))
         }
     };
-    Ok(Step {
-        calls: vec![list_tabs(view, Scope::Everywhere)],
-        reply,
-        ..Step::default()
-    })
+    Ok(answer(reply, r.ids))
 }
 
 /// "which window has the most tabs": that window (or those, if tied),
