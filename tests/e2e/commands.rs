@@ -481,8 +481,8 @@ fn questions_change_nothing_and_a_closed_page_comes_back_from_history() {
         reply(&r).starts_with("You last used 'Inbox - Gmail'"),
         "{r}"
     );
-    let r = say(&env, "is the quokka tab open");
-    assert!(reply(&r).starts_with("No, "), "{r}");
+    let r = say(&env, "is the jira tab open");
+    assert_eq!(reply(&r), "No, no Jira tab is open.", "{r}");
     assert_eq!(layout(), before, "questions change no tab");
     assert_eq!(env.tab(spec)["active"], true);
     assert_eq!(env.tab(inbox)["active"], false);

@@ -60,15 +60,9 @@ pub fn play(view: &View, target: Option<&Target>) -> Result<Step, Refusal> {
             if !ours.is_empty() {
                 return Ok(calls(view, &ours, BrowseAction::PlayMedia, "Playing"));
             }
-            let front = view.active().ok_or_else(nothing_plays)?;
-            // "play the music" while the tab in front plays already.
-            if front.audible && !front.muted {
-                return Ok(Step {
-                    reply: format!("'{}' is playing already.", title(view, front.id)),
-                    ..Step::default()
-                });
-            }
-            front.id
+            // Playing what plays already is for the page to say: Firefox
+            // keeps a tab "audible" for a while after its sound stops.
+            view.active().map(|t| t.id).ok_or_else(nothing_plays)?
         }
         Some(t) => {
             let one = Target {
