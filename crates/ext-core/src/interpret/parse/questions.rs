@@ -199,13 +199,10 @@ fn is_open(said: Words) -> Option<Intent> {
     if mentions(w, PLAYING) {
         return None;
     }
-    fn open_at_end(rest: Words) -> Option<Words> {
-        ends(rest, &["open"])
-    }
     let named = if let Some(rest) = verb(w, &[&["is", "there"], &["are", "there"]]) {
         // "is there a netflix tab", "is there a tab for jira", "are there
         // any youtube tabs open"
-        let rest = open_at_end(rest).unwrap_or(rest);
+        let rest = ends(rest, &["open"]).unwrap_or(rest);
         let rest = strip_leading(rest, &["a", "an", "any"]);
         let named = verb(rest, &[&["tab", "for"], &["tab", "with"], &["tab", "from"]])
             .or_else(|| ends(rest, &["tab"]))
@@ -223,7 +220,7 @@ fn is_open(said: Words) -> Option<Intent> {
         // "do I have youtube open"; "do I have a jira tab" (not "do I have
         // time": said of tabs, or of something open).
         let rest = strip_leading(rest, &["a", "an", "any"]);
-        open_at_end(rest)
+        ends(rest, &["open"])
             .map(|named| {
                 ends(named, &["tabs"])
                     .or_else(|| ends(named, &["tab"]))
@@ -237,7 +234,7 @@ fn is_open(said: Words) -> Option<Intent> {
         // "is gmail open", "is the jira tab still open", "are any youtube
         // tabs open"
         let rest = verb(w, &[&["is"], &["are"]])?;
-        let rest = open_at_end(rest)?;
+        let rest = ends(rest, &["open"])?;
         rest.iter()
             .filter(|x| !["still", "already", "any", "currently"].contains(&x.as_str()))
             .cloned()

@@ -6,6 +6,7 @@ use crate::interpret::parse::{Scope, Selector, Target};
 use crate::interpret::resolve::{resolve, spoken_list, where_said, Resolved, View};
 use crate::interpret::sites;
 use crate::log::Call;
+use crate::tab_state::Tab;
 use crate::text::page_key;
 use crate::tools::args::{ListTabsArgs, NoArgs, WindowArgs};
 use crate::tools::ToolCall;
@@ -134,18 +135,24 @@ pub fn is_open(view: &View, target: &Target) -> Result<Step, Refusal> {
         Ok(r) => r,
         Err(_) if target.scope != Scope::Everywhere => {
             return Ok(answer(
+                view,
                 format!("No, not{}.", where_said(target.scope)),
                 Vec::new(),
             ))
         }
         // "is jira open" with no Jira tab: no.
-        Err(_) if known_site(target).is_some() => {
-            let site = known_site(target).unwrap_or_default();
-            return Ok(answer(format!("No, no {site} tab is open."), Vec::new()));
+        Err(why) => {
+            return match known_site(target) {
+                Some(site) => Ok(answer(
+                    view,
+                    format!("No, no {site} tab is open."),
+                    Vec::new(),
+                )),
+                // A name that is no site and no tab ("is the store open"):
+                // not a confident "no", nor an answer to talk in the room.
+                None => Err(not_found(why)),
+            };
         }
-        // A name that is no site and no tab ("is the store open"): not
-        // a confident "no", nor an answer to talk in the room.
-        Err(why) => return Err(not_found(why)),
     };
     let reply = match found.ids.as_slice() {
         [] => "No.".to_string(),
@@ -174,7 +181,7 @@ pub fn is_open(view: &View, target: &Target) -> Result<Step, Refusal> {
             titles_said(view, ids, 5)
         ),
     };
-    Ok(answer(reply, found.ids))
+    Ok(answer(view, reply, found.ids))
 }
 
 /// The known site a target names ("jira"), by its display name.
@@ -190,12 +197,9 @@ fn known_site(target: &Target) -> Option<&'static str> {
 
 /// A question's answer: its reply, reading the tabs, and the tabs it is
 /// about (what "them" means in a clause after it).
-fn answer(reply: String, about: Vec<i64>) -> Step {
+fn answer(view: &View, reply: String, about: Vec<i64>) -> Step {
     Step {
-        calls: vec![Call::list_tabs(ListTabsArgs {
-            window_id: None,
-            query: None,
-        })],
+        calls: vec![list_tabs(view, Scope::Everywhere)],
         reply,
         touched: about,
         ..Step::default()
@@ -225,7 +229,7 @@ pub fn last_used(view: &View, target: &Target) -> Result<Step, Refusal> {
     } else {
         format!("You last used {name} {}{of_several}.", ago(since))
     };
-    Ok(answer(reply, vec![latest.id]))
+    Ok(answer(view, reply, vec![latest.id]))
 }
 
 /// How long ago, as people say it: "5 minutes ago", "3 hours ago".
@@ -300,19 +304,26 @@ pub fn list_duplicates(view: &View, scope: Scope) -> Result<Step, Refusal> {
     })
 }
 
+/// The tabs' quoted titles, together per `key` (a window, a group), in
+/// the order the keys are first met.
+fn titles_by(view: &View, ids: &[i64], key: impl Fn(&Tab) -> i64) -> Vec<(i64, Vec<String>)> {
+    let mut out: Vec<(i64, Vec<String>)> = Vec::new();
+    for t in ids.iter().filter_map(|id| view.tab(*id)) {
+        let name = format!("'{}'", title(view, t.id));
+        match out.iter_mut().find(|(k, _)| *k == key(t)) {
+            Some((_, names)) => names.push(name),
+            None => out.push((key(t), vec![name])),
+        }
+    }
+    out
+}
+
 /// "which window is netflix in": each tab's window by the number "window
 /// 2" names it by, the tabs said together per window.
 pub fn which_window(view: &View, target: &Target) -> Result<Step, Refusal> {
     let r = resolve(view, target).map_err(not_found)?;
     let windows = view.window_order().len().max(windows_with_tabs(view.state));
-    let mut by_window: Vec<(i64, Vec<String>)> = Vec::new();
-    for t in r.ids.iter().filter_map(|id| view.tab(*id)) {
-        let name = format!("'{}'", title(view, t.id));
-        match by_window.iter_mut().find(|(w, _)| *w == t.window_id) {
-            Some((_, names)) => names.push(name),
-            None => by_window.push((t.window_id, vec![name])),
-        }
-    }
+    let mut by_window = titles_by(view, &r.ids, |t| t.window_id);
     by_window.sort_by_key(|(w, _)| view.window_number(*w));
     // At most five names a window, the rest counted.
     let names = |names: &[String]| match names.len() {
@@ -347,14 +358,7 @@ pub fn which_window(view: &View, target: &Target) -> Result<Step, Refusal> {
 pub fn which_group(view: &View, target: &Target) -> Result<Step, Refusal> {
     let r = resolve(view, target).map_err(not_found)?;
     // (group id, or -1 for none; its tabs), in the order first met.
-    let mut by_group: Vec<(i64, Vec<String>)> = Vec::new();
-    for t in r.ids.iter().filter_map(|id| view.tab(*id)) {
-        let name = format!("'{}'", title(view, t.id));
-        match by_group.iter_mut().find(|(g, _)| *g == t.group_id) {
-            Some((_, names)) => names.push(name),
-            None => by_group.push((t.group_id, vec![name])),
-        }
-    }
+    let by_group = titles_by(view, &r.ids, |t| t.group_id);
     let group_said = |id: i64| match view.state.groups.iter().find(|g| g.id == id) {
         Some(g) => format!("the '{}' group", g.title),
         None => "no group".to_string(),
@@ -374,7 +378,7 @@ pub fn which_group(view: &View, target: &Target) -> Result<Step, Refusal> {
             format!("{}.", capitalized(&each.join("; ")))
         }
     };
-    Ok(answer(reply, r.ids))
+    Ok(answer(view, reply, r.ids))
 }
 
 /// "which window has the most tabs": that window (or those, if tied),
