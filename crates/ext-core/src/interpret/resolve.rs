@@ -215,6 +215,18 @@ fn select(
         matched_per_name: Vec::new(),
     };
     Ok(match selector {
+        Selector::It => {
+            let open: Vec<i64> = (view.previous.iter().copied())
+                .filter(|id| view.tab(*id).is_some())
+                .collect();
+            match open.len() {
+                0 => select(view, &Selector::Active, scope, strict, one)?,
+                1 => plain(open, true, "this tab"),
+                // "mute the youtube tabs and close it": not the tab in
+                // front, which nobody named.
+                _ => plain(open, true, "them"),
+            }
+        }
         Selector::Active => {
             let active = view.active().ok_or("No tab is active in this window.")?;
             plain(vec![active.id], true, "this tab")

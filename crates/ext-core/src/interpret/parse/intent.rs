@@ -8,8 +8,12 @@ use crate::tools::args::BrowseAction;
 /// Which tabs a command is about.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Selector {
-    /// "this", "it", "the current tab".
+    /// "this", "the current tab".
     Active,
+    /// "it": after a clause that acted on tabs ("pin the sourdough tab
+    /// and close it", "move gmail to window 2 and go to it"), those tabs;
+    /// otherwise, as "this", the active tab.
+    It,
     /// "all", "every tab", "everything".
     All,
     /// "the other tabs": the focused window's tabs but the active one.

@@ -110,12 +110,12 @@ pub fn target(w: &[String]) -> Target {
     let (mut selector, singular) = selector(main);
     if let Some(ms) = unused_for {
         let of = Box::new(match selector {
-            Selector::Active => Selector::All,
+            Selector::Active | Selector::It => Selector::All,
             of => of,
         });
         selector = Selector::Idle { of, ms };
     }
-    if except.is_some() && matches!(selector, Selector::Active) {
+    if except.is_some() && matches!(selector, Selector::Active | Selector::It) {
         // "mute everything except this": a bare except means all.
         selector = Selector::All;
     }
@@ -166,7 +166,7 @@ fn except_a_window(w: &[String]) -> Option<Target> {
         }
         let kept = target_or_active(&w[..i]);
         let selector = match kept.selector {
-            Selector::Active => Selector::All,
+            Selector::Active | Selector::It => Selector::All,
             other => other,
         };
         Some(Target {
@@ -453,7 +453,7 @@ fn selector(w: &[String]) -> (Selector, bool) {
     if let Some((before, ms)) = idle(w) {
         let (of, singular) = match selector(before) {
             // "the tab older than a day" is no more the tab in front than "the tabs".
-            (Selector::Active, _) => (Selector::All, false),
+            (Selector::Active | Selector::It, _) => (Selector::All, false),
             described => described,
         };
         let of = Box::new(of);
@@ -488,6 +488,10 @@ fn selector(w: &[String]) -> (Selector, bool) {
         && (has("these") || (has("tabs") && (has("selected") || has("highlighted"))))
     {
         return (Selector::Highlighted { all: has("all") }, false);
+    }
+    // "… and close it": the tab the clause before acted on, if one.
+    if w == ["it"] {
+        return (Selector::It, true);
     }
     // "this", "the current tab", "the tab I'm on".
     if w.is_empty()

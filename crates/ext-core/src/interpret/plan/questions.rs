@@ -104,7 +104,7 @@ pub fn list(view: &View, target: &Target) -> Result<Step, Refusal> {
         (Selector::Highlighted { .. }, _) => format!("Selected: {}{more}.", titles.join(", ")),
         (_, 0) => "No tabs match.".into(),
         // "what tab am I on"
-        (Selector::Active, 1) => format!("You're on {}.", titles[0]),
+        (Selector::Active | Selector::It, 1) => format!("You're on {}.", titles[0]),
         (Selector::Idle { .. }, n) => {
             format!("{} {label}: {}{more}.", plural(n, "tab"), titles.join(", "))
         }
@@ -332,8 +332,10 @@ pub fn which_window(view: &View, target: &Target) -> Result<Step, Refusal> {
     };
     let reply = match (&target.selector, by_window.as_slice()) {
         (_, []) => "No tabs match.".to_string(),
-        (Selector::Active, _) if windows < 2 => "You have only this window.".to_string(),
-        (Selector::Active, [(w, _)]) => format!(
+        (Selector::Active | Selector::It, _) if windows < 2 => {
+            "You have only this window.".to_string()
+        }
+        (Selector::Active | Selector::It, [(w, _)]) => format!(
             "You're in window {} of {windows}.",
             view.window_number(*w).unwrap_or(0)
         ),

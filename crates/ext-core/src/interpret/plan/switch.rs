@@ -24,7 +24,7 @@ pub fn switch(view: &View, target: &Target) -> Result<Step, Refusal> {
     // tab not found, is heard again guided to the tabs' names.
     // After another clause ("move gmail to window 2 and go to it") the tab
     // in front may not be in front any more by then: go.
-    if target.selector == Selector::Active && !view.after_clause {
+    if matches!(target.selector, Selector::Active | Selector::It) && !view.after_clause {
         return Err(not_found(format!(
             "You are already on '{}'.",
             title(view, id)
