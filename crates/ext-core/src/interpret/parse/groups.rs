@@ -48,6 +48,23 @@ pub fn parse(w: Words) -> Parsed {
     Ok(groups(w))
 }
 
+/// "remove jira from the docs group", "take this tab out of its group":
+/// `what` out of the group `from` says ("out of the docs group"), if it
+/// names one.
+fn out_of_group(what: Words, from: Words) -> Intent {
+    let tabs = if what.is_empty() {
+        Target::active()
+    } else {
+        target(what)
+    };
+    const NAME_NO_GROUP: &[&str] = &[
+        "out", "of", "from", "the", "a", "its", "their", "my", "group", "tab", "tabs",
+    ];
+    let named = from.iter().any(|x| !NAME_NO_GROUP.contains(&x.as_str()));
+    let from = strip_leading(from, &["out", "of", "from"]);
+    Intent::UngroupTabs(tabs, named.then(|| group_which(from)))
+}
+
 /// "the docs group", "group docs", "this group".
 fn group_which(w: Words) -> GroupWhich {
     let w = strip_articles(w);
@@ -120,17 +137,12 @@ fn groups(w: Words) -> Option<Intent> {
         if rest.iter().any(|x| x == "group" || x == "groups") {
             return Some(Intent::Ungroup(group_which(rest)));
         }
-        return Some(Intent::UngroupTabs(target(rest)));
+        return Some(Intent::UngroupTabs(target(rest), None));
     }
     if let Some(rest) = verb(w, &[&["remove"], &["take"]]) {
         if let Some(i) = find_seq(rest, &["out", "of"]).or_else(|| find(rest, "from")) {
             if rest[i..].iter().any(|x| x == "group") {
-                let what = &rest[..i];
-                return Some(Intent::UngroupTabs(if what.is_empty() {
-                    Target::active()
-                } else {
-                    target(what)
-                }));
+                return Some(out_of_group(&rest[..i], &rest[i..]));
             }
         }
     }
@@ -139,12 +151,7 @@ fn groups(w: Words) -> Option<Intent> {
     if let Some(rest) = verb(w, &[&["move"], &["get"], &["pull"]]) {
         if let Some(i) = find_seq(rest, &["out", "of"]) {
             if rest.last().is_some_and(|x| x == "group") {
-                let what = &rest[..i];
-                return Some(Intent::UngroupTabs(if what.is_empty() {
-                    Target::active()
-                } else {
-                    target(what)
-                }));
+                return Some(out_of_group(&rest[..i], &rest[i..]));
             }
         }
     }

@@ -248,7 +248,9 @@ pub enum Intent {
     RecolorGroup(GroupWhich, Color),
     CollapseGroup(GroupWhich, bool),
     Ungroup(GroupWhich),
-    UngroupTabs(Target),
+    /// Tabs out of their groups; with a group ("remove jira from the
+    /// docs group"), only out of that one.
+    UngroupTabs(Target, Option<GroupWhich>),
     Move(Target, Destination),
     Search {
         query: String,

@@ -277,7 +277,11 @@ pub fn ungroup(view: &View, which: &GroupWhich) -> Result<Step, Refusal> {
     Ok(step)
 }
 
-pub fn ungroup_tabs(view: &View, target: &Target) -> Result<Step, Refusal> {
+pub fn ungroup_tabs(
+    view: &View,
+    target: &Target,
+    from: Option<&GroupWhich>,
+) -> Result<Step, Refusal> {
     let mut step = Step::default();
     // "ungroup news": a group's name before any tab's.
     if let Selector::Named(phrases) = &target.selector {
@@ -296,16 +300,27 @@ pub fn ungroup_tabs(view: &View, target: &Target) -> Result<Step, Refusal> {
         }
     }
     let r = target_ids(view, target)?;
+    // "remove jira from the docs group": out of that group only.
+    let groups = from.map(|which| groups_meant(view, which)).transpose()?;
+    let in_group = |t: &Tab| match &groups {
+        Some(groups) => groups.iter().any(|g| g.id == t.group_id),
+        None => t.is_grouped(),
+    };
     let ids: Vec<i64> = r
         .ids
         .iter()
         .copied()
-        .filter(|id| view.tab(*id).is_some_and(|t| t.is_grouped()))
+        .filter(|id| view.tab(*id).is_some_and(in_group))
         .collect();
     if ids.is_empty() {
+        let group = match groups.as_deref() {
+            Some([g]) => format!("the '{}' group", g.title),
+            Some(_) => "those groups".into(),
+            None => "a group".into(),
+        };
         step.reply = match r.ids.as_slice() {
-            [one] => format!("'{}' is not in a group.", super::title(view, *one)),
-            _ => "Those tabs are not in a group.".into(),
+            [one] => format!("'{}' is not in {group}.", super::title(view, *one)),
+            _ => format!("Those tabs are not in {group}."),
         };
     } else {
         step.calls.push(Call::ungroup_tabs(UngroupTabsArgs {
