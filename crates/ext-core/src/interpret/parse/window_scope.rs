@@ -87,6 +87,12 @@ pub fn without_scope(w: Words) -> Vec<String> {
             } else {
                 None
             }
+        } else if w[i] == "other"
+            && w.get(i + 1)
+                .is_some_and(|x| x == "window" || x == "windows")
+        {
+            // "the other window's youtube tabs" (the "'s" gone by then).
+            Some(2)
         } else {
             None
         };
