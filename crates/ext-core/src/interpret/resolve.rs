@@ -293,6 +293,9 @@ fn select(
                 .ok_or("There is no tab you used before this one.")?;
             plain(vec![recent.id], true, "the tab you were on")
         }
+        Selector::Newest(0) => {
+            return Err("Say how many of the newest tabs: 'the three newest tabs'.".into())
+        }
         Selector::Newest(n) => {
             let mut newest = scoped;
             newest.sort_by_key(|t| std::cmp::Reverse(t.id));

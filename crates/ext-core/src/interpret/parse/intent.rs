@@ -78,7 +78,8 @@ pub enum Selector {
         ms: f64,
     },
     /// "the newest tab", "the tab I opened last", "the three latest tabs":
-    /// the tabs opened last (Firefox gives tabs ids in opening order).
+    /// the tabs opened last (Firefox gives tabs ids in opening order);
+    /// 0 when how many is not said ("the tabs I just opened").
     Newest(usize),
     /// Every tab of a window: "this window", "the other window".
     WholeWindow,

@@ -310,22 +310,31 @@ fn count_of(w: &[String]) -> Option<usize> {
 
 /// How many of the tabs opened last the words mean: "the newest tab",
 /// "the tab I opened last", "the last tab I opened", "the three latest
-/// tabs". Without a count, only one tab ("the tabs I just opened" says
-/// not how many).
+/// tabs", "the newest 6 tabs": how many of the tabs opened last. 0: tabs,
+/// but not how many ("the tabs I just opened").
 fn newest(w: &[String]) -> Option<usize> {
     const SAID: &[&str] = &[
         "the", "my", "tab", "tabs", "newest", "latest", "i", "opened", "last", "just", "recently",
-        "most", "one", "ones", "two", "three", "four", "five", "both",
+        "most", "recent", "ones", "both",
     ];
     let has = |x: &str| w.iter().any(|y| y == x);
     let opened_last = has("opened") && (has("last") || has("recently") || has("just"));
-    if !(has("newest") || has("latest") || opened_last) || !all_in(w, SAID) {
+    let said = |x: &String| SAID.contains(&x.as_str()) || number(x).is_some_and(|n| n > 0);
+    let most_recent = has("most") && has("recent");
+    if !(has("newest") || has("latest") || opened_last || most_recent) || !w.iter().all(said) {
         return None;
     }
-    match count_of(w) {
-        Some(n) => Some(n),
-        None if !has("tabs") && !has("ones") => Some(1),
-        None => None,
+    let counts: Vec<usize> = (w.iter())
+        .filter_map(|x| match x.as_str() {
+            "both" => Some(2),
+            x => number(x).and_then(|n| usize::try_from(n).ok()),
+        })
+        .collect();
+    match counts.as_slice() {
+        [n] => Some(*n),
+        [] if !has("tabs") && !has("ones") => Some(1),
+        [] => Some(0),
+        _ => None,
     }
 }
 
