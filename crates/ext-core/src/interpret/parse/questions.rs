@@ -1,6 +1,7 @@
 //! Questions about the tabs: "how many tabs", "list my tabs", "which tab
 //! is playing", "what groups do I have", "which search engines".
 
+use super::super::text::loose_number;
 use super::idle::says_idle;
 use super::intent::{Intent, Scope, Selector, Target};
 use super::target::target;
@@ -199,6 +200,19 @@ fn is_open(said: Words) -> Option<Intent> {
     if mentions(w, PLAYING) {
         return None;
     }
+    // "is there more than one window", "do I have more than two windows
+    // open": how many windows there are answers it.
+    let more_than = [
+        &["is", "there", "more", "than"][..],
+        &["are", "there", "more", "than"],
+        &["do", "i", "have", "more", "than"],
+    ];
+    if let Some([n, rest @ ..]) = verb(w, &more_than) {
+        let rest = ends(rest, &["open"]).unwrap_or(rest);
+        if loose_number(n).is_some() && (is(rest, &["window"]) || is(rest, &["windows"])) {
+            return Some(Intent::CountWindows);
+        }
+    }
     let named = if let Some(rest) = verb(w, &[&["is", "there"], &["are", "there"]]) {
         // "is there a netflix tab", "is there a tab for jira", "are there
         // any youtube tabs open"
@@ -241,8 +255,18 @@ fn is_open(said: Words) -> Option<Intent> {
             .collect()
     };
     let named = strip_articles(&named);
-    // "is there a way to close tabs" asks how, not whether; "is there
-    // more than one reddit tab", "is another window open" ask how many.
+    // "is there more than one reddit tab", "are there more than two
+    // youtube tabs": how many there are answers it.
+    if let Some(rest) = verb(named, &[&["more", "than"]]) {
+        let rest = rest.get(1..).filter(|_| loose_number(&rest[0]).is_some())?;
+        let mut t = target(strip_articles(rest));
+        if let Some(scope) = scope {
+            t.scope = scope;
+        }
+        return Some(Intent::Count(t));
+    }
+    // "is there a way to close tabs" asks how, not whether; "is another
+    // window open" asks how many windows.
     const NOT_A_NAME: &[&str] = &[
         "way", "to", "more", "than", "another", "window", "windows", "two", "three", "several",
     ];
