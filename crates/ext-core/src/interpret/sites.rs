@@ -270,6 +270,26 @@ pub const KINDS: &[Site] = &[
     ),
 ];
 
+/// Where music and podcasts play, besides the video sites of [`KINDS`].
+const MUSIC: &[&str] = &[
+    "spotify.com",
+    "soundcloud.com",
+    "bandcamp.com",
+    "music.apple.com",
+    "podcasts.apple.com",
+    "deezer.com",
+    "tidal.com",
+    "pandora.com",
+    "mixcloud.com",
+];
+
+/// Whether a page is for playing video or music: where "resume the
+/// music" looks when no command paused anything.
+pub fn plays_media(url: &str) -> bool {
+    let video = KINDS.iter().find(|k| k.display == "video");
+    video.is_some_and(|k| hosts(k, url)) || hosts(&site(&[], MUSIC, "music"), url)
+}
+
 /// The kind of site some words name ("shopping", "social media").
 pub fn kind_by_words(words: &[String]) -> Option<&'static Site> {
     let said = words.join(" ");

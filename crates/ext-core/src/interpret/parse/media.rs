@@ -82,17 +82,26 @@ fn media(w: Words) -> Option<Intent> {
         (None, Some(rest)) => (rest, true),
         (None, None) => return None,
     };
-    // "pause" alone, "pause the video": whatever plays.
+    // "pause" alone, "pause the video": whatever plays. "resume the
+    // music": what was paused, else the page of music or video that is
+    // silent, wherever it is (`Selector::All`); "play", "play the video":
+    // what was paused, else the page in front.
     if all_in(rest, WHATEVER_PLAYS) {
-        return Some(Intent::Media { target: None, play });
+        const LISTENED_TO: &[&str] = &["music", "song", "songs", "podcast", "track", "audio"];
+        let target = (play && mentions(rest, LISTENED_TO)).then(|| Target::of(Selector::All));
+        return Some(Intent::Media { target, play });
     }
-    // "pause the video in window 2": whatever plays there. (What to
-    // resume there is not known: paused, a tab is silent.)
-    if let Some(scope) = scope_of(rest).filter(|_| !play) {
+    // "pause the video in window 2": whatever plays there; "resume the
+    // music in window 2": whatever was paused there.
+    if let Some(scope) = scope_of(rest) {
         if all_in(&without_scope(rest), WHATEVER_PLAYS) {
             let target = Target {
                 scope,
-                ..Target::of(Selector::Audible)
+                ..Target::of(if play {
+                    Selector::All
+                } else {
+                    Selector::Audible
+                })
             };
             return Some(Intent::Media {
                 target: Some(target),

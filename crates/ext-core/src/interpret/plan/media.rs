@@ -1,10 +1,12 @@
 //! Pausing and playing what pages play: one `browse` call per tab.
 
-use super::{one_tab, target_ids, title, Refusal, Step};
+use super::{not_found, one_tab, target_ids, title, Refusal, Step};
 use crate::error::ErrorCode;
-use crate::interpret::parse::Target;
-use crate::interpret::resolve::View;
+use crate::interpret::parse::{Scope, Selector, Target};
+use crate::interpret::resolve::{spoken_list, View};
+use crate::interpret::sites::plays_media;
 use crate::log::Call;
+use crate::tab_state::Tab;
 use crate::tools::args::{BrowseAction, BrowseArgs};
 use crate::tools::ToolCall;
 
@@ -50,11 +52,7 @@ pub fn pause(view: &View, target: Option<&Target>) -> Result<Step, Refusal> {
 pub fn play(view: &View, target: Option<&Target>) -> Result<Step, Refusal> {
     let id = match target {
         None => {
-            let ours: Vec<i64> = view
-                .state
-                .paused_media
-                .iter()
-                .copied()
+            let ours: Vec<i64> = (view.state.paused_media.iter().copied())
                 .filter(|id| view.tab(*id).is_some())
                 .collect();
             if !ours.is_empty() {
@@ -64,6 +62,8 @@ pub fn play(view: &View, target: Option<&Target>) -> Result<Step, Refusal> {
             // keeps a tab "audible" for a while after its sound stops.
             view.active().map(|t| t.id).ok_or_else(nothing_plays)?
         }
+        // "resume the music", "play the video in window 2"
+        Some(t) if t.selector == Selector::All => return resume(view, t.scope),
         Some(t) => {
             let one = Target {
                 singular: true,
@@ -82,6 +82,57 @@ pub fn play(view: &View, target: Option<&Target>) -> Result<Step, Refusal> {
         }
     };
     Ok(calls(view, &[id], BrowseAction::PlayMedia, "Playing"))
+}
+
+/// "resume the music", "play the video in window 2": what a command paused there;
+/// else the tab in front if its page is for playing, or the one such page
+/// that is silent ("resume the music" from a news page); else the tab in
+/// front, for its page to say whether anything plays.
+fn resume(view: &View, scope: Scope) -> Result<Step, Refusal> {
+    view.check_scope(scope).map_err(not_found)?;
+    let here = view.in_scope(scope);
+    let ours: Vec<i64> = (here.iter())
+        .filter(|t| view.state.paused_media.contains(&t.id))
+        .map(|t| t.id)
+        .collect();
+    if !ours.is_empty() {
+        return Ok(calls(view, &ours, BrowseAction::PlayMedia, "Playing"));
+    }
+    let front = (view.active())
+        .filter(|a| here.iter().any(|t| t.id == a.id))
+        .or_else(|| here.iter().copied().find(|t| t.active));
+    let silent: Vec<&Tab> = (here.iter().copied())
+        .filter(|t| plays_media(&t.url) && !t.audible)
+        .collect();
+    let id = match (front, silent.as_slice()) {
+        (Some(front), _) if plays_media(&front.url) => front.id,
+        (_, [one]) => one.id,
+        (Some(front), []) => front.id,
+        (None, []) => return Err(nothing_plays()),
+        (_, several) => {
+            return Err(Refusal {
+                code: ErrorCode::InvalidArgs,
+                reply: format!(
+                    "{} tabs could play: {}. Say which, by its name.",
+                    several.len(),
+                    spoken_list(&titles(view, several)),
+                ),
+            })
+        }
+    };
+    Ok(calls(view, &[id], BrowseAction::PlayMedia, "Playing"))
+}
+
+/// The titles of some tabs, each once, at most five.
+fn titles(view: &View, tabs: &[&Tab]) -> Vec<String> {
+    let mut titles: Vec<String> = Vec::new();
+    for t in tabs {
+        let said = format!("'{}'", title(view, t.id));
+        if !titles.contains(&said) && titles.len() < 5 {
+            titles.push(said);
+        }
+    }
+    titles
 }
 
 fn nothing_plays() -> Refusal {
