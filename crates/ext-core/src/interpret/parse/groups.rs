@@ -269,6 +269,12 @@ fn groups(w: Words) -> Option<Intent> {
             }
         }
     }
+    // "… and make it purple", "turn them red": the group just named.
+    if let Some([it, last]) = verb(w, &[&["make"], &["turn"]]) {
+        if let (Some(c), true) = (color(last), it == "it" || it == "them") {
+            return Some(Intent::RecolorGroup(GroupWhich::Current, c));
+        }
+    }
     // New group: "put my Jira and Confluence tabs in a group called Sprint",
     // "make a purple group named Travel with the flights tab", "group youtube tabs".
     let named = |w: Words| -> (Option<String>, usize) {

@@ -1,7 +1,7 @@
 //! Tab groups: a new group or adding to one, renaming, recoloring,
 //! collapsing, ungrouping.
 
-use super::{capitalized, not_found, plural, refused, target_ids, Refusal, Step};
+use super::{capitalized, group_said, not_found, plural, refused, target_ids, Refusal, Step};
 use crate::interpret::parse::{GroupWhich, Selector, Target};
 use crate::interpret::resolve::{find_group, View};
 use crate::interpret::sites;
@@ -27,6 +27,18 @@ pub fn group(
     if ids.is_empty() {
         return Err(refused("Pinned tabs can't be grouped; unpin them first."));
     }
+    // "group gmail and spotify" with Gmail pinned: Spotify alone, said so.
+    let left_out = match (r.ids.iter()).find(|id| !ids.contains(id)) {
+        None => String::new(),
+        Some(pinned) if r.ids.len() == ids.len() + 1 => format!(
+            " Left '{}' out: pinned tabs can't be grouped.",
+            super::title(view, *pinned)
+        ),
+        Some(_) => format!(
+            " Left {} pinned tabs out: pinned tabs can't be grouped.",
+            r.ids.len() - ids.len()
+        ),
+    };
     let mut step = Step::default();
     let existing = name.and_then(|n| {
         state
@@ -44,9 +56,9 @@ pub fn group(
                 collapsed: None,
             }));
             step.reply = format!(
-                "Added {} to the '{}' group{}.",
+                "Added {} to {}{}.{left_out}",
                 plural(ids.len(), "tab"),
-                g.title,
+                group_said(g),
                 moved_in(view, &ids, g.window_id)
             );
         }
@@ -77,6 +89,7 @@ pub fn group(
             }
             step.reply += &in_each_window(view, &ids);
             step.reply.push('.');
+            step.reply += &left_out;
             step.calls.push(Call::group_tabs(GroupTabsArgs {
                 tab_ids: ids.clone(),
                 group_id: None,
@@ -160,9 +173,19 @@ pub fn rename(view: &View, which: &GroupWhich, name: &str) -> Result<Step, Refus
             color: None,
             collapsed: None,
         }),
-        format!("Renamed the '{}' group to '{name}'.", g.title),
-        vec![],
+        format!("Renamed {} to '{name}'.", group_said(g)),
+        tabs_of(view, &[g]),
     ))
+}
+
+/// The tabs of some groups: what a clause about groups touched, so that
+/// "it" and "them" after it ("make the news group orange and collapse
+/// it") are those groups.
+fn tabs_of(view: &View, groups: &[&Group]) -> Vec<i64> {
+    (view.state.tabs.iter())
+        .filter(|t| groups.iter().any(|g| g.id == t.group_id))
+        .map(|t| t.id)
+        .collect()
 }
 
 pub fn recolor(view: &View, which: &GroupWhich, color: Color) -> Result<Step, Refusal> {
@@ -185,9 +208,10 @@ pub fn recolor(view: &View, which: &GroupWhich, color: Color) -> Result<Step, Re
         }));
     }
     step.reply = match groups.as_slice() {
-        [g] => format!("Made the '{}' group {name}.", g.title),
+        [g] => format!("Made {} {name}.", group_said(g)),
         gs => format!("Made {} groups {name}.", gs.len()),
     };
+    step.touched = tabs_of(view, &groups);
     Ok(step)
 }
 
@@ -249,9 +273,10 @@ pub fn collapse(view: &View, which: &GroupWhich, collapsed: bool) -> Result<Step
     }
     let verb = if collapsed { "Collapsed" } else { "Expanded" };
     step.reply = match groups.as_slice() {
-        [g] => format!("{verb} the '{}' group.", g.title),
+        [g] => format!("{verb} {}.", group_said(g)),
         gs => format!("{verb} {} groups.", gs.len()),
     };
+    step.touched = tabs_of(view, &groups);
     Ok(step)
 }
 
@@ -274,6 +299,7 @@ pub fn ungroup(view: &View, which: &GroupWhich) -> Result<Step, Refusal> {
     if !groups.is_empty() {
         step.reply = format!("Ungrouped {}.", plural(groups.len(), "group"));
     }
+    step.touched = tabs_of(view, &groups);
     Ok(step)
 }
 
@@ -294,7 +320,8 @@ pub fn ungroup_tabs(
                 .find(|g| g.title.eq_ignore_ascii_case(&name))
             {
                 step.calls.push(ungroup_group(g.id));
-                step.reply = format!("Ungrouped the '{}' group.", g.title);
+                step.reply = format!("Ungrouped {}.", group_said(g));
+                step.touched = tabs_of(view, &[g]);
                 return Ok(step);
             }
         }
@@ -314,7 +341,7 @@ pub fn ungroup_tabs(
         .collect();
     if ids.is_empty() {
         let group = match groups.as_deref() {
-            Some([g]) => format!("the '{}' group", g.title),
+            Some([g]) => group_said(g),
             Some(_) => "those groups".into(),
             None => "a group".into(),
         };

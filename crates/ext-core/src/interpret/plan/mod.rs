@@ -54,6 +54,16 @@ pub struct Refusal {
     pub reply: String,
 }
 
+/// "the 'News' group", or "the untitled group": Firefox lets a group
+/// have no name.
+pub(super) fn group_said(g: &crate::tab_state::Group) -> String {
+    if g.title.trim().is_empty() {
+        "the untitled group".into()
+    } else {
+        format!("the '{}' group", g.title)
+    }
+}
+
 pub(super) fn not_found(reply: impl Into<String>) -> Refusal {
     Refusal {
         code: ErrorCode::NotFound,

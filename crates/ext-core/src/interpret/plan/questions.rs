@@ -362,7 +362,7 @@ pub fn which_group(view: &View, target: &Target) -> Result<Step, Refusal> {
     // (group id, or -1 for none; its tabs), in the order first met.
     let by_group = titles_by(view, &r.ids, |t| t.group_id);
     let group_said = |id: i64| match view.state.groups.iter().find(|g| g.id == id) {
-        Some(g) => format!("the '{}' group", g.title),
+        Some(g) => super::group_said(g),
         None => "no group".to_string(),
     };
     let reply = match by_group.as_slice() {
