@@ -519,6 +519,7 @@ fn select(
                 } else {
                     group_named(view.state, words, &scoped)
                 };
+                let a_group = !found.is_empty();
                 let found = if found.is_empty() {
                     match_tabs(words, &scoped)
                 } else {
@@ -530,13 +531,15 @@ fn select(
                 } else {
                     found
                 };
-                // "the shopping tabs": the sites of that kind.
-                let kind = sites::kind_by_words(words).filter(|_| found.is_empty() && !one);
+                // "the shopping tabs", "the travel tabs": the sites of that
+                // kind, with the tabs whose titles say it ("Lisbon travel
+                // guide" and Booking.com).
+                let kind = sites::kind_by_words(words).filter(|_| !a_group && !one);
                 let found = match kind {
                     Some(kind) => ids(scoped
                         .iter()
                         .copied()
-                        .filter(|t| sites::hosts(kind, &t.url))
+                        .filter(|t| found.contains(&t.id) || sites::hosts(kind, &t.url))
                         .collect()),
                     None => found,
                 };
