@@ -269,7 +269,7 @@ pub const KINDS: &[Site] = &[
         "news",
     ),
     site(
-        &["cooking", "recipes", "recipe", "food", "baking"],
+        &["cooking", "recipes", "recipe"],
         &[
             "allrecipes.com",
             "seriouseats.com",
@@ -287,7 +287,8 @@ pub const KINDS: &[Site] = &[
         "cooking",
     ),
     site(
-        &["travel", "trip", "holiday", "vacation"],
+        // Not "trip": spoken, "close trip" is as often a misheard name.
+        &["travel"],
         &[
             "booking.com",
             "airbnb.com",
