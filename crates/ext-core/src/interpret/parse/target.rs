@@ -498,7 +498,7 @@ fn selector(w: &[String]) -> (Selector, bool) {
     {
         return (Selector::Highlighted { all: has("all") }, false);
     }
-    // "… and close it": the tab the clause before acted on, if one.
+    // "… and close it": the tabs the clause before acted on, if any.
     if w == ["it"] {
         return (Selector::It, true);
     }
