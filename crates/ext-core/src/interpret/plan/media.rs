@@ -52,11 +52,9 @@ pub fn pause(view: &View, target: Option<&Target>) -> Result<Step, Refusal> {
 pub fn play(view: &View, target: Option<&Target>) -> Result<Step, Refusal> {
     let id = match target {
         None => {
-            let ours: Vec<i64> = (view.state.paused_media.iter().copied())
-                .filter(|id| view.tab(*id).is_some())
-                .collect();
-            if !ours.is_empty() {
-                return Ok(calls(view, &ours, BrowseAction::PlayMedia, "Playing"));
+            let every_tab: Vec<&Tab> = view.state.tabs.iter().collect();
+            if let Some(step) = replay_paused(view, &every_tab) {
+                return Ok(step);
             }
             // Playing what plays already is for the page to say: Firefox
             // keeps a tab "audible" for a while after its sound stops.
@@ -91,12 +89,8 @@ pub fn play(view: &View, target: Option<&Target>) -> Result<Step, Refusal> {
 fn resume(view: &View, scope: Scope) -> Result<Step, Refusal> {
     view.check_scope(scope).map_err(not_found)?;
     let here = view.in_scope(scope);
-    let ours: Vec<i64> = (here.iter())
-        .filter(|t| view.state.paused_media.contains(&t.id))
-        .map(|t| t.id)
-        .collect();
-    if !ours.is_empty() {
-        return Ok(calls(view, &ours, BrowseAction::PlayMedia, "Playing"));
+    if let Some(step) = replay_paused(view, &here) {
+        return Ok(step);
     }
     let front = (view.active())
         .filter(|a| here.iter().any(|t| t.id == a.id))
@@ -121,6 +115,15 @@ fn resume(view: &View, scope: Scope) -> Result<Step, Refusal> {
         }
     };
     Ok(calls(view, &[id], BrowseAction::PlayMedia, "Playing"))
+}
+
+/// What a command paused among `tabs`, played again ("resume" is first of
+/// all the undoing of a "pause").
+fn replay_paused(view: &View, tabs: &[&Tab]) -> Option<Step> {
+    let ours: Vec<i64> = (view.state.paused_media.iter().copied())
+        .filter(|id| tabs.iter().any(|t| t.id == *id))
+        .collect();
+    (!ours.is_empty()).then(|| calls(view, &ours, BrowseAction::PlayMedia, "Playing"))
 }
 
 /// The titles of some tabs, each once, at most five.
