@@ -47,6 +47,47 @@ fn search_engines_and_web_search_open_a_results_tab() {
     assert_eq!(env.tabs().len(), count + 1, "undo closes the results tab");
 }
 
+/// "open all my marsupials bookmarks": Firefox's bookmark search does not
+/// look in folder names, so the snapshot reads the folder itself.
+#[test]
+fn a_bookmark_folder_opens_whole_and_undo_closes_it() {
+    let env = start();
+    let titles = ["Wombat burrows", "Quokka facts", "Koala diet"];
+    let ids = env.open(&titles);
+    for id in &ids {
+        env.ok(
+            "create_bookmark",
+            json!({ "tabId": id, "folder": "Marsupials" }),
+        );
+    }
+    env.ok("close_tabs", json!({ "tabIds": ids }));
+    let before = env.tabs().len();
+
+    let r = env
+        .ff
+        .command("open all my marsupials bookmarks")
+        .expect("the background answers");
+    assert_eq!(r["ok"], true, "{r}");
+    assert!(
+        r["reply"]
+            .as_str()
+            .unwrap()
+            .contains("Opened the 3 bookmarks in 'Marsupials'."),
+        "{r}"
+    );
+    for title in titles {
+        env.wait_for_title(title);
+    }
+    assert_eq!(env.tabs().len(), before + 3);
+
+    env.undo();
+    let tabs = env.tabs();
+    assert_eq!(tabs.len(), before, "undo closes the three: {tabs:?}");
+    for title in titles {
+        assert!(tabs.iter().all(|t| t["title"] != title), "{title}");
+    }
+}
+
 #[test]
 fn bookmarks_into_a_new_folder_and_history_search() {
     let env = start();

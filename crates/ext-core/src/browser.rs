@@ -79,6 +79,10 @@ pub trait Browser {
     async fn search(&self, query: &str, engine: Option<&str>, tab_id: i64) -> BrowserResult<()>;
 
     async fn search_bookmarks(&self, query: &str) -> BrowserResult<Vec<Bookmark>>;
+    /// The bookmarks right in the folders with any of these titles
+    /// (case-insensitive), not in their subfolders. Folder titles are not
+    /// searched by `search_bookmarks` ("open my cooking bookmarks").
+    async fn bookmarks_in_folders(&self, titles: &[String]) -> BrowserResult<Vec<Bookmark>>;
     /// The id of a bookmark folder with this title (case-insensitive).
     async fn find_bookmark_folder(&self, title: &str) -> BrowserResult<Option<String>>;
     async fn create_bookmark_folder(&self, title: &str) -> BrowserResult<String>;

@@ -807,6 +807,17 @@ impl Browser for MemoryBrowser {
             .collect())
     }
 
+    async fn bookmarks_in_folders(&self, titles: &[String]) -> BrowserResult<Vec<Bookmark>> {
+        Ok(self
+            .state
+            .borrow()
+            .bookmarks
+            .iter()
+            .filter(|b| titles.iter().any(|t| b.folder.eq_ignore_ascii_case(t)))
+            .cloned()
+            .collect())
+    }
+
     async fn find_bookmark_folder(&self, title: &str) -> BrowserResult<Option<String>> {
         let s = self.state.borrow();
         let exists = s

@@ -501,6 +501,14 @@ impl<B: Browser, S: Storage> Background<B, S> {
                     break;
                 }
             }
+            let folders = interpret::bookmark_folders_wanted(text);
+            if !folders.is_empty() {
+                for found in b.bookmarks_in_folders(&folders).await.unwrap_or_default() {
+                    if !state.bookmarks.iter().any(|x| x.id == found.id) {
+                        state.bookmarks.push(found);
+                    }
+                }
+            }
         }
         Ok(state)
     }

@@ -139,11 +139,28 @@ pub fn needs_bookmarks(text: &str) -> Option<Vec<String>> {
     let mut wanted = Vec::new();
     for c in &clauses {
         match parse::parse(c) {
-            Ok(Intent::OpenBookmark(w)) | Ok(Intent::Open(w)) => wanted.extend(w),
+            Ok(Intent::OpenBookmark { words: w, .. }) | Ok(Intent::Open(w)) => wanted.extend(w),
             _ => {}
         }
     }
     (!wanted.is_empty()).then_some(wanted)
+}
+
+/// The folders whose bookmarks a command may open, for the snapshot to
+/// hold their bookmarks too: "open my cooking bookmarks" names the folder
+/// "Cooking" (the words together, and each of them).
+pub fn bookmark_folders_wanted(text: &str) -> Vec<String> {
+    let words = text::words(text);
+    let mut titles = Vec::new();
+    for c in parse::clauses(&words) {
+        if let Ok(Intent::OpenBookmark { words, .. }) = parse::parse(&c) {
+            titles.push(words.join(" "));
+            if words.len() > 1 {
+                titles.extend(words);
+            }
+        }
+    }
+    titles
 }
 
 /// The history a command opens a page from ("open the article about

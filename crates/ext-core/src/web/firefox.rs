@@ -97,6 +97,27 @@ struct BookmarkNode {
     url: Option<String>,
     #[serde(rename = "type")]
     kind: Option<String>,
+    /// A folder's contents, as `bookmarks.getTree` answers.
+    #[serde(default)]
+    children: Vec<BookmarkNode>,
+}
+
+/// The bookmarks right in the folders of `node` (itself included) whose
+/// titles are in `titles`, lowercased.
+fn bookmarks_in(node: BookmarkNode, titles: &[String], found: &mut Vec<Bookmark>) {
+    let wanted = titles.contains(&node.title.to_lowercase());
+    for child in node.children {
+        match &child.url {
+            Some(url) if wanted => found.push(Bookmark {
+                id: child.id.clone(),
+                title: child.title.clone(),
+                url: url.clone(),
+                folder: node.title.clone(),
+            }),
+            Some(_) => {}
+            None => bookmarks_in(child, titles, found),
+        }
+    }
 }
 
 fn js(v: Value) -> wasm_bindgen::JsValue {
@@ -413,6 +434,19 @@ impl Browser for FirefoxBrowser {
                 url: n.url.unwrap_or_default(),
             })
             .collect())
+    }
+
+    async fn bookmarks_in_folders(&self, titles: &[String]) -> BrowserResult<Vec<Bookmark>> {
+        // `bookmarks.search` matches a bookmark's own title and address, not
+        // its folder's, so the tree is read (one call, made only when a
+        // command opens bookmarks).
+        let roots: Vec<BookmarkNode> = call(bookmarks_get_tree()).await?;
+        let titles: Vec<String> = titles.iter().map(|t| t.to_lowercase()).collect();
+        let mut found = Vec::new();
+        for root in roots {
+            bookmarks_in(root, &titles, &mut found);
+        }
+        Ok(found)
     }
 
     async fn find_bookmark_folder(&self, title: &str) -> BrowserResult<Option<String>> {

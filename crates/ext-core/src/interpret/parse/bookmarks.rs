@@ -37,29 +37,44 @@ pub fn parse(w: Words) -> Parsed {
     Ok(bookmarks(w))
 }
 
+/// What follows "open": one bookmark ("my candle docs bookmark", "the
+/// bookmark for candle"), or every match ("my cooking bookmarks", "all
+/// the bookmarks in my cooking folder", "everything in the cooking
+/// folder", "the cooking folder").
+fn open_bookmarks(rest: Words) -> Option<Intent> {
+    let at = rest
+        .iter()
+        .position(|x| ["bookmark", "bookmarks", "folder"].contains(&x.as_str()))?;
+    let mut all = rest[at] != "bookmark";
+    let mut before = strip_articles(&rest[..at]);
+    let leads: [&[&str]; 5] = [
+        &["everything", "in"],
+        &["everything", "from"],
+        &["all", "of"],
+        &["all"],
+        &["every"],
+    ];
+    if let Some(r) = leads.iter().find_map(|lead| starts(before, lead)) {
+        before = strip_articles(r);
+        all = true;
+    }
+    let after = &rest[at + 1..];
+    let after = ["for", "about", "called", "named", "in", "from", "under"]
+        .iter()
+        .find_map(|w| starts(after, &[w]))
+        .unwrap_or(after);
+    let after = strip_articles(after);
+    // "… in my cooking folder"
+    let after = ends(after, &["folder"]).unwrap_or(after);
+    let words: Vec<String> = before.iter().chain(after).cloned().collect();
+    (!words.is_empty()).then_some(Intent::OpenBookmark { words, all })
+}
+
 fn bookmarks(w: Words) -> Option<Intent> {
     let mentions = w.iter().any(|x| x == "bookmark" || x == "bookmarks");
-    // Open a bookmark: "open my candle docs bookmark", "open the bookmark for candle".
     if let Some(rest) = verb(w, OPEN).or_else(|| verb(w, &[&["go", "to"], &["switch", "to"]])) {
-        if let Some(at) = rest
-            .iter()
-            .position(|x| x == "bookmark" || x == "bookmarks")
-        {
-            let before = strip_articles(&rest[..at]);
-            let after = &rest[at + 1..];
-            let after = starts(after, &["for"])
-                .or_else(|| starts(after, &["about"]))
-                .or_else(|| starts(after, &["called"]))
-                .or_else(|| starts(after, &["named"]))
-                .unwrap_or(after);
-            let words: Vec<String> = before
-                .iter()
-                .chain(strip_articles(after))
-                .cloned()
-                .collect();
-            if !words.is_empty() {
-                return Some(Intent::OpenBookmark(words));
-            }
+        if let Some(open) = open_bookmarks(rest) {
+            return Some(open);
         }
     }
     // "save this page for later", "save it for later": a bookmark.

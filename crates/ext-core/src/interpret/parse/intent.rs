@@ -220,7 +220,12 @@ pub enum Intent {
         /// In a new window of its own.
         window: bool,
     },
-    OpenBookmark(Vec<String>),
+    /// "open my candle docs bookmark" (the best match); "open all my
+    /// cooking bookmarks", "open the cooking folder" (`all`: every match).
+    OpenBookmark {
+        words: Vec<String>,
+        all: bool,
+    },
     NewTab,
     Mute(Target, bool),
     /// "pause the video" (`play` false), "resume youtube" (true); no

@@ -340,7 +340,10 @@ mod tests {
         );
         assert_eq!(
             p("open my candle docs bookmark"),
-            Intent::OpenBookmark(vec!["candle".into(), "docs".into()])
+            Intent::OpenBookmark {
+                words: vec!["candle".into(), "docs".into()],
+                all: false
+            }
         );
         assert_eq!(p("open bbc.co.uk"), Intent::OpenUrl("bbc.co.uk".into()));
         assert_eq!(

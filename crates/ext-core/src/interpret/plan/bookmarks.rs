@@ -3,7 +3,9 @@
 use super::{not_found, one_call, one_tab, plural, target_ids, title, Refusal, Step};
 use crate::interpret::parse::Target;
 use crate::interpret::resolve::{match_bookmarks, View};
+use crate::interpret::Options;
 use crate::log::Call;
+use crate::tab_state::Bookmark;
 use crate::text::clip;
 use crate::tools::args::{CreateBookmarkArgs, CreateTabArgs, SearchBookmarksArgs};
 use crate::tools::ToolCall;
@@ -87,17 +89,121 @@ pub fn find_bookmarks(query: &str) -> Result<Step, Refusal> {
     ))
 }
 
-pub fn open_bookmark(view: &View, words: &[String]) -> Result<Step, Refusal> {
+/// "open my candle docs bookmark": the best match. "open my cooking
+/// bookmarks", "open the cooking folder" (`all`): every match a tab can
+/// show, each address once, the first in front, as Firefox's "Open All in
+/// Tabs" does; more than closing would take unasked, asks first.
+pub fn open_bookmark(
+    view: &View,
+    words: &[String],
+    all: bool,
+    options: &Options,
+) -> Result<Step, Refusal> {
     let found = match_bookmarks(words, &view.state.bookmarks);
-    let b = found
-        .first()
-        .ok_or_else(|| not_found(format!("No bookmark matches '{}'.", words.join(" "))))?;
-    Ok(one_call(
+    let said = words.join(" ");
+    let none = || not_found(format!("No bookmark matches '{said}'."));
+    if !all {
+        let b = found.first().ok_or_else(none)?;
+        return Ok(open_one(b));
+    }
+    if found.is_empty() {
+        return Err(none());
+    }
+    let mut openable: Vec<&Bookmark> = Vec::new();
+    for b in found {
+        let web = b.url.starts_with("https://") || b.url.starts_with("http://");
+        if web && !openable.iter().any(|o| o.url == b.url) {
+            openable.push(b);
+        }
+    }
+    match openable.as_slice() {
+        [] => Err(Refusal::invalid(format!(
+            "None of the bookmarks matching '{said}' is a web page."
+        ))),
+        [one] => Ok(open_one(one)),
+        many => {
+            let calls = many
+                .iter()
+                .enumerate()
+                .map(|(i, b)| {
+                    Call::create_tab(CreateTabArgs {
+                        url: Some(b.url.clone()),
+                        active: (i > 0).then_some(false),
+                        ..Default::default()
+                    })
+                })
+                .collect();
+            let folder = &many[0].folder;
+            let what = if !folder.is_empty() && many.iter().all(|b| &b.folder == folder) {
+                format!("the {} bookmarks in '{folder}'", many.len())
+            } else {
+                format!("{} bookmarks matching '{said}'", many.len())
+            };
+            Ok(Step {
+                calls,
+                reply: format!("Opened {what}."),
+                confirm: (many.len() > options.confirm_threshold)
+                    .then(|| format!("Open {what}? Say yes to confirm.")),
+                touched: vec![],
+                sweep: false,
+            })
+        }
+    }
+}
+
+fn open_one(b: &Bookmark) -> Step {
+    one_call(
         Call::create_tab(CreateTabArgs {
             url: Some(b.url.clone()),
             ..Default::default()
         }),
         format!("Opened your bookmark '{}'.", clip(&b.title, 60)),
         vec![],
-    ))
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::interpret::{bookmark_folders_wanted, plan, test_state, Options};
+    use crate::tab_state::Bookmark;
+
+    fn reading_list(count: usize) -> crate::tab_state::State {
+        let mut state = test_state::tabs(&[("https://example.org/", "Example")], &[]);
+        state.bookmarks = (1..=count)
+            .map(|i| Bookmark {
+                id: format!("b{i}"),
+                title: format!("Essay {i}"),
+                url: format!("https://essays.example/{i}"),
+                folder: "Reading".into(),
+            })
+            .collect();
+        state
+    }
+
+    #[test]
+    fn opening_more_bookmarks_than_closing_takes_unasked_asks_first() {
+        let options = Options::default();
+        let few = plan("open my reading folder", &reading_list(10), &options);
+        assert_eq!(few.question, None, "{}", few.reply);
+        assert_eq!(few.calls.len(), 10);
+        let many = plan("open my reading folder", &reading_list(11), &options);
+        assert_eq!(
+            many.question.as_deref(),
+            Some("Open the 11 bookmarks in 'Reading'? Say yes to confirm.")
+        );
+    }
+
+    #[test]
+    fn a_folder_is_asked_for_only_when_bookmarks_are_opened() {
+        assert_eq!(
+            bookmark_folders_wanted("open all my candle docs bookmarks"),
+            ["candle docs", "candle", "docs"]
+        );
+        assert_eq!(
+            bookmark_folders_wanted("open the cooking folder"),
+            ["cooking"]
+        );
+        assert!(bookmark_folders_wanted("open cooking").is_empty());
+        assert!(bookmark_folders_wanted("show bookmarks about cooking").is_empty());
+    }
 }
