@@ -47,10 +47,11 @@ fn search_engines_and_web_search_open_a_results_tab() {
     assert_eq!(env.tabs().len(), count + 1, "undo closes the results tab");
 }
 
-/// "open all my marsupials bookmarks": Firefox's bookmark search does not
-/// look in folder names, so the snapshot reads the folder itself.
+/// "show my recent bookmarks", and "open all my marsupials bookmarks":
+/// Firefox's bookmark search does not look in folder names, so the
+/// snapshot reads the folder itself.
 #[test]
-fn a_bookmark_folder_opens_whole_and_undo_closes_it() {
+fn recent_bookmarks_and_a_folder_opened_whole_then_undone() {
     let env = start();
     let titles = ["Wombat burrows", "Quokka facts", "Koala diet"];
     let ids = env.open(&titles);
@@ -60,6 +61,26 @@ fn a_bookmark_folder_opens_whole_and_undo_closes_it() {
             json!({ "tabId": id, "folder": "Marsupials" }),
         );
     }
+    // The newest bookmarks, as "show my recent bookmarks" lists them.
+    let recent = env.ok("search_bookmarks", json!({ "maxResults": 3 }))["result"].clone();
+    let mut newest: Vec<&str> = recent["bookmarks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["title"].as_str().unwrap())
+        .collect();
+    newest.sort();
+    assert_eq!(
+        newest,
+        ["Koala diet", "Quokka facts", "Wombat burrows"],
+        "{recent}"
+    );
+    let r = env
+        .ff
+        .command("show my recent bookmarks")
+        .expect("the background answers");
+    assert!(r["reply"].as_str().unwrap().contains("'Koala diet'"), "{r}");
+
     env.ok("close_tabs", json!({ "tabIds": ids }));
     let before = env.tabs().len();
 

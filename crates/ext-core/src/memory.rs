@@ -807,6 +807,19 @@ impl Browser for MemoryBrowser {
             .collect())
     }
 
+    /// The snapshot's bookmarks are in the order they were added.
+    async fn recent_bookmarks(&self, count: usize) -> BrowserResult<Vec<Bookmark>> {
+        Ok(self
+            .state
+            .borrow()
+            .bookmarks
+            .iter()
+            .rev()
+            .take(count)
+            .cloned()
+            .collect())
+    }
+
     async fn bookmarks_in_folders(&self, titles: &[String]) -> BrowserResult<Vec<Bookmark>> {
         Ok(self
             .state

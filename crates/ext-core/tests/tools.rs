@@ -538,6 +538,15 @@ fn bookmarks_search_and_create_into_a_new_folder_then_undo() {
     );
     assert_eq!(r["result"]["bookmark"]["url"], "https://example.org/x");
     assert_eq!(f.state().bookmarks.len(), 5);
+    // No query: the newest first.
+    let r = f.tool("search_bookmarks", json!({"maxResults": 2}));
+    assert_eq!(r["result"]["count"], 2);
+    assert_eq!(r["result"]["bookmarks"][0]["title"], "X");
+    assert_eq!(r["result"]["bookmarks"][1]["title"], "candle_core - Rust");
+    assert_eq!(
+        f.fails("search_bookmarks", json!({"query": 7})),
+        "INVALID_ARGS"
+    );
     f.undo();
     f.undo();
     f.undo();

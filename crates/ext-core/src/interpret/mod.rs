@@ -501,6 +501,7 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
             intent,
             Intent::History { .. }
                 | Intent::FindBookmarks(_)
+                | Intent::RecentBookmarks(_)
                 | Intent::ListTabs(_)
                 | Intent::IsOpen(_)
                 | Intent::LastUsed(_)

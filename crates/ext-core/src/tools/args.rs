@@ -184,7 +184,9 @@ pub struct WebSearchArgs {
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SearchBookmarksArgs {
-    /// Words to find in bookmark titles and URLs.
+    /// Words to find in bookmark titles and URLs; none lists the bookmarks
+    /// added last, newest first.
+    #[serde(default)]
     pub query: String,
     /// At most this many results (default 20).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -83,9 +83,13 @@ pub async fn list_search_engines<B: Browser>(b: &B, _: NoArgs) -> ToolResult<Too
 }
 
 pub async fn search_bookmarks<B: Browser>(b: &B, a: SearchBookmarksArgs) -> ToolResult<ToolOutput> {
-    let query = check_text("The bookmark query", &a.query)?;
     let max = a.max_results.unwrap_or(20).clamp(1, 1000) as usize;
-    let mut found = b.search_bookmarks(&query).await?;
+    let mut found = if a.query.trim().is_empty() {
+        b.recent_bookmarks(max).await?
+    } else {
+        b.search_bookmarks(&check_text("The bookmark query", &a.query)?)
+            .await?
+    };
     found.truncate(max);
     Ok(ToolOutput::new(
         json!({ "count": found.len(), "bookmarks": found }),

@@ -122,7 +122,7 @@ tools! {
     update_group(args::UpdateGroupArgs) => groups::update_group, "Rename, recolor, collapse or expand a tab group. Undoable.";
     web_search(args::WebSearchArgs) => lookup::web_search, "Search the web with a named installed engine or the default one; results open in a new tab.";
     list_search_engines(args::NoArgs) => lookup::list_search_engines, "List the installed search engines.";
-    search_bookmarks(args::SearchBookmarksArgs) => lookup::search_bookmarks, "Find bookmarks by words in their title or URL.";
+    search_bookmarks(args::SearchBookmarksArgs) => lookup::search_bookmarks, "Find bookmarks by words in their title or URL, or (no query) list the newest.";
     create_bookmark(args::CreateBookmarkArgs) => lookup::create_bookmark, "Bookmark a tab or URL, optionally into a named folder (created if missing).";
     search_history(args::SearchHistoryArgs) => lookup::search_history, "Search browsing history by text and time range.";
     browse(args::BrowseArgs) => browse::browse, "Act on the active tab: back, forward, reload, hard_reload, stop, scroll_up, scroll_down, page_up, page_down, top, bottom, zoom_in, zoom_out, zoom_reset, zoom_to, reader_view, exit_reader_view, pause_media, play_media, next_tab, previous_tab, new_tab, close_tab, new_window.";

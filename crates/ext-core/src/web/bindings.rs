@@ -91,6 +91,8 @@ extern "C" {
     pub fn bookmarks_search(query: &JsValue) -> Result<Promise, JsValue>;
     #[wasm_bindgen(catch, js_namespace = ["browser", "bookmarks"], js_name = get)]
     pub fn bookmarks_get(ids: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "bookmarks"], js_name = getRecent)]
+    pub fn bookmarks_get_recent(count: f64) -> Result<Promise, JsValue>;
     #[wasm_bindgen(catch, js_namespace = ["browser", "bookmarks"], js_name = getTree)]
     pub fn bookmarks_get_tree() -> Result<Promise, JsValue>;
     #[wasm_bindgen(catch, js_namespace = ["browser", "bookmarks"], js_name = create)]

@@ -102,6 +102,32 @@ struct BookmarkNode {
     children: Vec<BookmarkNode>,
 }
 
+/// Bookmarks (folders and separators left out) with their folders' titles.
+async fn with_folders(nodes: Vec<BookmarkNode>) -> BrowserResult<Vec<Bookmark>> {
+    let nodes: Vec<BookmarkNode> = nodes.into_iter().filter(|n| n.url.is_some()).collect();
+    let mut parents: Vec<String> = nodes.iter().filter_map(|n| n.parent_id.clone()).collect();
+    parents.sort();
+    parents.dedup();
+    let folders: Vec<BookmarkNode> = if parents.is_empty() {
+        Vec::new()
+    } else {
+        call(bookmarks_get(&js(json!(parents)))).await?
+    };
+    Ok(nodes
+        .into_iter()
+        .map(|n| Bookmark {
+            folder: folders
+                .iter()
+                .find(|f| Some(&f.id) == n.parent_id.as_ref())
+                .map(|f| f.title.clone())
+                .unwrap_or_default(),
+            id: n.id,
+            title: n.title,
+            url: n.url.unwrap_or_default(),
+        })
+        .collect())
+}
+
 /// The bookmarks right in the folders of `node` (itself included) whose
 /// titles are in `titles`, lowercased.
 fn bookmarks_in(node: BookmarkNode, titles: &[String], found: &mut Vec<Bookmark>) {
@@ -412,28 +438,12 @@ impl Browser for FirefoxBrowser {
 
     async fn search_bookmarks(&self, query: &str) -> BrowserResult<Vec<Bookmark>> {
         let nodes: Vec<BookmarkNode> = call(bookmarks_search(&js(json!(query)))).await?;
-        let nodes: Vec<BookmarkNode> = nodes.into_iter().filter(|n| n.url.is_some()).collect();
-        let mut parents: Vec<String> = nodes.iter().filter_map(|n| n.parent_id.clone()).collect();
-        parents.sort();
-        parents.dedup();
-        let folders: Vec<BookmarkNode> = if parents.is_empty() {
-            Vec::new()
-        } else {
-            call(bookmarks_get(&js(json!(parents)))).await?
-        };
-        Ok(nodes
-            .into_iter()
-            .map(|n| Bookmark {
-                folder: folders
-                    .iter()
-                    .find(|f| Some(&f.id) == n.parent_id.as_ref())
-                    .map(|f| f.title.clone())
-                    .unwrap_or_default(),
-                id: n.id,
-                title: n.title,
-                url: n.url.unwrap_or_default(),
-            })
-            .collect())
+        with_folders(nodes).await
+    }
+
+    async fn recent_bookmarks(&self, count: usize) -> BrowserResult<Vec<Bookmark>> {
+        let nodes: Vec<BookmarkNode> = call(bookmarks_get_recent(count.max(1) as f64)).await?;
+        with_folders(nodes).await
     }
 
     async fn bookmarks_in_folders(&self, titles: &[String]) -> BrowserResult<Vec<Bookmark>> {

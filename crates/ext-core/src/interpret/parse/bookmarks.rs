@@ -7,6 +7,7 @@ use super::target::target;
 use super::window_scope::{scope_of, without_scope};
 use super::words::*;
 use super::Parsed;
+use crate::interpret::text::number;
 
 /// The words this family's commands start with (clause splitting uses them).
 pub const VERBS: &[&str] = &["bookmark", "star", "save", "favorite", "favourite"];
@@ -70,6 +71,24 @@ fn open_bookmarks(rest: Words) -> Option<Intent> {
     (!words.is_empty()).then_some(Intent::OpenBookmark { words, all })
 }
 
+/// "recent", "my last 5", "the ten newest", "recently": how many of the
+/// bookmarks added last (10 when no count is said).
+fn newest(topic: Words) -> Option<usize> {
+    const NEWEST: &[&str] = &[
+        "recent", "recently", "latest", "newest", "last", "new", "most", "lately", "just",
+    ];
+    let mut count = None;
+    let mut said = false;
+    for x in topic {
+        match number(x).and_then(|n| usize::try_from(n).ok()) {
+            Some(n) if n > 0 && count.is_none() => count = Some(n),
+            _ if NEWEST.contains(&x.as_str()) => said = true,
+            _ => return None,
+        }
+    }
+    said.then(|| count.unwrap_or(10))
+}
+
 fn bookmarks(w: Words) -> Option<Intent> {
     let mentions = w.iter().any(|x| x == "bookmark" || x == "bookmarks");
     if let Some(rest) = verb(w, OPEN).or_else(|| verb(w, &[&["go", "to"], &["switch", "to"]])) {
@@ -116,6 +135,9 @@ fn bookmarks(w: Words) -> Option<Intent> {
             .into_iter()
             .filter(|x| !["do", "i", "have", "the", "my"].contains(&x.as_str()))
             .collect();
+        if let Some(count) = newest(&topic) {
+            return Some(Intent::RecentBookmarks(count));
+        }
         return Some(Intent::FindBookmarks(join(&topic)));
     }
     // Make one: "bookmark this in Reading", "save this to my Cooking

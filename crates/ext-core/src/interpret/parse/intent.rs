@@ -267,6 +267,9 @@ pub enum Intent {
         folder: Option<String>,
     },
     FindBookmarks(String),
+    /// "show my recent bookmarks", "what did I bookmark last": this many
+    /// of the bookmarks added last, newest first.
+    RecentBookmarks(usize),
     History {
         query: String,
         span: Option<TimeSpan>,

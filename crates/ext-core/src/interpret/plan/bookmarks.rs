@@ -89,6 +89,19 @@ pub fn find_bookmarks(query: &str) -> Result<Step, Refusal> {
     ))
 }
 
+/// "show my recent bookmarks": the bookmarks added last (a search with no
+/// words), newest first.
+pub fn recent_bookmarks(count: usize) -> Step {
+    one_call(
+        Call::search_bookmarks(SearchBookmarksArgs {
+            query: String::new(),
+            max_results: Some(count.min(1000) as u32),
+        }),
+        "Your newest bookmarks:".into(),
+        vec![],
+    )
+}
+
 /// "open my candle docs bookmark": the best match. "open my cooking
 /// bookmarks", "open the cooking folder" (`all`): every match a tab can
 /// show, each address once, the first in front, as Firefox's "Open All in
