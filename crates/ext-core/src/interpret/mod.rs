@@ -242,7 +242,8 @@ pub fn plan_spoken(input: &str, guided: Option<&str>, state: &State, options: &O
         .map(|words| words.join(" "));
     let readings = guided.map(|g| (g.to_string(), true));
     for (meant, is_guided) in readings.into_iter().chain(mends.map(|m| (m, false))) {
-        if !is_guided && lost_a_name(&meant) {
+        if (!is_guided && lost_a_name(&meant)) || (is_guided && drops_a_name(&heard, &meant, state))
+        {
             continue;
         }
         let mended = plan(&meant, state, options);
@@ -271,6 +272,28 @@ fn lost_a_name(reading: &str) -> bool {
     parse::clauses(&text::words(reading))
         .iter()
         .any(|clause| clause.get(1).is_some_and(|w| w == "and"))
+}
+
+/// Whether a guided reading leaves out every name of the tabs and groups
+/// that was heard as it is spelled, with its kind after it: "Renee and
+/// reading group, till later" (said "rename the reading group to later")
+/// heard again guided as "go to the top of the page". A name alone is no
+/// sign: Whisper writes the names it is prompted with into noise ("Close to
+/// tackle, Theverge," for "close stack overflow", where the guided "close
+/// stack overflow" was right).
+fn drops_a_name(heard: &str, reading: &str, state: &State) -> bool {
+    let names = hearing::names(state);
+    let heard = text::words(heard);
+    let read = text::words(reading);
+    let kinds = ["group", "groups", "tab", "tabs"];
+    let named: Vec<&String> = heard
+        .windows(2)
+        .filter(|pair| names.contains(&pair[0]) && kinds.contains(&pair[1].as_str()))
+        .map(|pair| &pair[0])
+        .collect();
+    // "the map tab" for the maps tab: a plural's "s" is often not heard.
+    let kept = |name: &String| read.iter().any(|r| r.starts_with(name.as_str()));
+    !named.is_empty() && !named.into_iter().any(kept)
 }
 
 /// `plan`, unless it opens a spoken address whose ending no site has
@@ -562,6 +585,47 @@ mod tests {
             ],
             &[],
         )
+    }
+
+    #[test]
+    fn a_guided_reading_that_drops_a_name_said_with_its_kind_is_not_taken() {
+        let state = test_state::tabs(
+            &[
+                ("https://example.org/a", "Essay - Example"),
+                (
+                    "https://www.google.com/maps/place/Paris",
+                    "Paris - Google Maps",
+                ),
+            ],
+            &["Reading"],
+        );
+        let options = Options::default();
+        let heard = "renee and reading group till later";
+        let wrong = plan_spoken(heard, Some("go to the top of the page"), &state, &options);
+        assert!(wrong.calls.is_empty(), "{}", wrong.reply);
+        let right = plan_spoken(
+            heard,
+            Some("rename the reading group to later"),
+            &state,
+            &options,
+        );
+        assert_eq!(right.calls[0].tool, "update_group", "{}", right.reply);
+        // A plural's "s" unheard ("the map tab") is the same name.
+        let maps = plan_spoken(
+            "switch to the map tab stop",
+            Some("switch to the maps tab"),
+            &state,
+            &options,
+        );
+        assert_eq!(maps.calls[0].tool, "switch_tab", "{}", maps.reply);
+        // A name without its kind may be Whisper's own, from the prompt.
+        let alone = plan_spoken(
+            "close to tackle reading",
+            Some("go to the top of the page"),
+            &state,
+            &options,
+        );
+        assert_eq!(alone.calls[0].tool, "browse", "{}", alone.reply);
     }
 
     #[test]
