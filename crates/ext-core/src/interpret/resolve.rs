@@ -296,16 +296,27 @@ fn select(
         Selector::Newest(0) => {
             return Err("Say how many of the newest tabs: 'the three newest tabs'.".into())
         }
-        Selector::Newest(n) => {
-            let mut newest = scoped;
-            newest.sort_by_key(|t| std::cmp::Reverse(t.id));
-            newest.truncate(*n);
-            newest.sort_by_key(|t| (t.window_id, t.index));
+        Selector::Oldest(0) => {
+            return Err("Say how many of the oldest tabs: 'the three oldest tabs'.".into())
+        }
+        Selector::Newest(n) | Selector::Oldest(n) => {
+            // Firefox numbers tabs in the order they were opened.
+            let newest = matches!(selector, Selector::Newest(_));
+            let mut by_age = scoped;
+            // Pinned tabs come back first when Firefox starts, so they are
+            // the oldest; "the oldest tabs" are the ones left lying about.
+            if !newest && by_age.iter().any(|t| !t.pinned) {
+                by_age.retain(|t| !t.pinned);
+            }
+            by_age.sort_by_key(|t| if newest { -t.id } else { t.id });
+            by_age.truncate(*n);
+            by_age.sort_by_key(|t| (t.window_id, t.index));
+            let age = if newest { "newest" } else { "oldest" };
             let label = match n {
-                1 => "the newest tab".to_string(),
-                n => format!("the {n} newest tabs"),
+                1 => format!("the {age} tab"),
+                n => format!("the {n} {age} tabs"),
             };
-            plain(ids(newest), true, &label)
+            plain(ids(by_age), true, &label)
         }
         Selector::Idle { of, ms } => {
             let inner = select(view, of, scope, strict, false)?;

@@ -81,6 +81,9 @@ pub enum Selector {
     /// the tabs opened last (Firefox gives tabs ids in opening order);
     /// 0 when how many is not said ("the tabs I just opened").
     Newest(usize),
+    /// "the oldest tab", "the tab I opened first", "the two oldest tabs":
+    /// the tabs opened first; 0 when how many is not said.
+    Oldest(usize),
     /// Every tab of a window: "this window", "the other window".
     WholeWindow,
     /// Several kinds at once: "this tab and jira".

@@ -324,6 +324,29 @@ fn newest(w: &[String]) -> Option<usize> {
     if !(has("newest") || has("latest") || opened_last || most_recent) || !w.iter().all(said) {
         return None;
     }
+    how_many_opened(w)
+}
+
+/// How many of the tabs opened first the words mean: "the oldest tab",
+/// "the tab I opened first", "the two oldest tabs", "the earliest 3 tabs"
+/// (0: tabs, but not how many). "The first tab" is a place, not an age.
+fn oldest(w: &[String]) -> Option<usize> {
+    const SAID: &[&str] = &[
+        "the", "my", "tab", "tabs", "oldest", "earliest", "i", "opened", "first", "ones", "both",
+    ];
+    let has = |x: &str| w.iter().any(|y| y == x);
+    let opened_first = has("opened") && has("first");
+    let said = |x: &String| SAID.contains(&x.as_str()) || number(x).is_some_and(|n| n > 0);
+    if !(has("oldest") || has("earliest") || opened_first) || !w.iter().all(said) {
+        return None;
+    }
+    how_many_opened(w)
+}
+
+/// The count said of tabs by when they were opened: one when a tab is
+/// said, 0 when tabs but no count are.
+fn how_many_opened(w: &[String]) -> Option<usize> {
+    let has = |x: &str| w.iter().any(|y| y == x);
     let counts: Vec<usize> = (w.iter())
         .filter_map(|x| match x.as_str() {
             "both" => Some(2),
@@ -587,6 +610,9 @@ fn selector(w: &[String]) -> (Selector, bool) {
     }
     if let Some(n) = newest(&w) {
         return (Selector::Newest(n), n == 1);
+    }
+    if let Some(n) = oldest(&w) {
+        return (Selector::Oldest(n), n == 1);
     }
     let quantified = QUANTIFIERS.iter().any(|q| has(q));
     let one_tab = !quantified && !has("everything") && (has("tab") && !has("tabs") || has("one"));
