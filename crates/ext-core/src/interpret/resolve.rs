@@ -177,7 +177,18 @@ pub fn resolve(view: &View, target: &Target) -> Result<Resolved, String> {
             Selector::Named(_) | Selector::InGroup(_) | Selector::Positions(_)
         );
         let keep = select(view, except, Scope::Everywhere, strict, false)?.ids;
+        let before = r.ids.clone();
         r.ids.retain(|id| !keep.contains(id));
+        // "close my other stack overflow tabs" on the only one.
+        if r.ids.is_empty() && !before.is_empty() {
+            return Err(match before.as_slice() {
+                [only] => format!(
+                    "The only tab that matches is '{}', and it is left out.",
+                    view.tab(*only).map_or("", |t| t.title.as_str())
+                ),
+                _ => "Every tab that matches is left out.".to_string(),
+            });
+        }
     }
     Ok(r)
 }

@@ -32,7 +32,10 @@ const EXCEPT: &[&[&str]] = &[
 /// Which tabs some words mean: "the youtube tabs", "all but this one",
 /// "tabs two and three", "the one that's playing".
 pub fn target(w: &[String]) -> Target {
-    if let Some(target) = except_a_window(w).or_else(|| this_site(w)) {
+    if let Some(target) = except_a_window(w)
+        .or_else(|| this_site(w))
+        .or_else(|| others_of_a_kind(w))
+    {
         return target;
     }
     let scope = scope_of(w);
@@ -325,6 +328,32 @@ fn newest(w: &[String]) -> Option<usize> {
         return None;
     }
     how_many_opened(w)
+}
+
+/// "the other reddit tabs": those tabs but the one in front ("the other
+/// tabs", "the other window" and "other than" are read elsewhere).
+fn others_of_a_kind(w: &[String]) -> Option<Target> {
+    const NOT_A_KIND: &[&str] = &[
+        "tab", "tabs", "one", "ones", "than", "window", "windows", "stuff", "things",
+    ];
+    let at = w.iter().position(|x| x == "other")?;
+    let next = w.get(at + 1)?;
+    let windows = w.iter().any(|x| x == "window" || x == "windows");
+    if windows
+        || NOT_A_KIND.contains(&next.as_str())
+        || w.iter().filter(|x| *x == "other").count() > 1
+    {
+        return None;
+    }
+    let rest: Vec<String> = w.iter().filter(|x| *x != "other").cloned().collect();
+    let target = target(&rest);
+    if target.except.is_some() || target.singular {
+        return None;
+    }
+    Some(Target {
+        except: Some(Selector::Active),
+        ..target
+    })
 }
 
 /// How many of the tabs opened first the words mean: "the oldest tab",
