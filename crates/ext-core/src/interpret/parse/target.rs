@@ -330,8 +330,9 @@ fn newest(w: &[String]) -> Option<usize> {
     how_many_opened(w)
 }
 
-/// "the other reddit tabs": those tabs but the one in front ("the other
-/// tabs", "the other window" and "other than" are read elsewhere).
+/// "the other reddit tabs", "the other youtube tab": those tabs but the
+/// one in front ("the other tabs", "the other window" and "other than" are
+/// read elsewhere).
 fn others_of_a_kind(w: &[String]) -> Option<Target> {
     const NOT_A_KIND: &[&str] = &[
         "tab", "tabs", "one", "ones", "than", "window", "windows", "stuff", "things",
@@ -347,7 +348,7 @@ fn others_of_a_kind(w: &[String]) -> Option<Target> {
     }
     let rest: Vec<String> = w.iter().filter(|x| *x != "other").cloned().collect();
     let target = target(&rest);
-    if target.except.is_some() || target.singular {
+    if target.except.is_some() {
         return None;
     }
     Some(Target {
