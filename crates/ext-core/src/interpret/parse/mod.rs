@@ -142,6 +142,56 @@ fn as_and(clause: &[String]) -> Vec<String> {
         .collect()
 }
 
+/// "keep gmail" then "close the rest" ("mute the others", "close
+/// everything else"): "close everything except gmail". "keep" alone asks
+/// nothing of the tabs.
+fn keep_then_the_rest(keep: &[String], then: &[String]) -> Option<Vec<String>> {
+    const THE_REST: &[&str] = &[
+        "the",
+        "rest",
+        "others",
+        "other",
+        "everything",
+        "else",
+        "all",
+        "tabs",
+        "of",
+        "them",
+        "ones",
+        // "… in this window"
+        "in",
+        "this",
+        "current",
+        "window",
+        "here",
+    ];
+    let kept = verb(keep, &[&["keep"], &["leave"]])?;
+    let kept = kept.strip_suffix(&["open".to_string()]).unwrap_or(kept);
+    let rest_at = then
+        .iter()
+        .rposition(|x| !THE_REST.contains(&x.as_str()))
+        .map_or(0, |i| i + 1);
+    let (verb_words, rest) = then.split_at(rest_at);
+    let says_rest = rest
+        .iter()
+        .any(|x| ["rest", "others", "other", "else"].contains(&x.as_str()));
+    if kept.is_empty() || verb_words.is_empty() || !says_rest || !starts_with_verb(then) {
+        return None;
+    }
+    let scope = rest
+        .iter()
+        .position(|x| x == "in" || x == "here")
+        .map_or(&[][..], |at| &rest[at..]);
+    Some(
+        (verb_words.iter().map(String::as_str))
+            .chain(["everything", "except"])
+            .chain(kept.iter().map(String::as_str))
+            .chain(scope.iter().map(String::as_str))
+            .map(str::to_string)
+            .collect(),
+    )
+}
+
 /// Splits "close youtube and mute the rest" into its clauses.
 pub fn clauses(words: &[String]) -> Vec<Vec<String>> {
     // "yes, close them" answers a question; it is not two commands.
@@ -184,8 +234,19 @@ pub fn clauses(words: &[String]) -> Vec<Vec<String>> {
         }
     }
     merged.retain(|c| !c.is_empty());
-    merged
-        .iter()
+    // "keep gmail and close the rest": one clause, "close everything
+    // except gmail".
+    let mut kept: Vec<Vec<String>> = Vec::new();
+    for clause in merged {
+        match kept
+            .last()
+            .and_then(|keep| keep_then_the_rest(keep, &clause))
+        {
+            Some(one) => *kept.last_mut().expect("a clause before") = one,
+            None => kept.push(clause),
+        }
+    }
+    kept.iter()
         .map(|c| as_and(c))
         .flat_map(|c| open::each_site(&c).unwrap_or_else(|| vec![c]))
         .collect()
@@ -208,6 +269,26 @@ mod tests {
             clauses(&words("put my jira and confluence tabs in a group")).len(),
             1
         );
+    }
+
+    #[test]
+    fn keeping_some_tabs_then_acting_on_the_rest_is_one_clause() {
+        let one = |s: &str| {
+            clauses(&words(s))
+                .into_iter()
+                .map(|c| c.join(" "))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            one("keep gmail and close the rest"),
+            ["close everything except gmail"]
+        );
+        assert_eq!(
+            one("leave jira open and mute the others in this window"),
+            ["mute everything except jira in this window"]
+        );
+        // Not the rest: two clauses, as said.
+        assert_eq!(one("keep gmail and close youtube").len(), 2);
     }
 
     #[test]
