@@ -47,11 +47,12 @@ fn search_engines_and_web_search_open_a_results_tab() {
     assert_eq!(env.tabs().len(), count + 1, "undo closes the results tab");
 }
 
-/// "show my recent bookmarks", and "open all my marsupials bookmarks":
+/// "show my recent bookmarks", "is this page bookmarked", and "open all
+/// my marsupials bookmarks":
 /// Firefox's bookmark search does not look in folder names, so the
 /// snapshot reads the folder itself.
 #[test]
-fn recent_bookmarks_and_a_folder_opened_whole_then_undone() {
+fn recent_and_asked_for_bookmarks_and_a_folder_opened_whole_then_undone() {
     let env = start();
     let titles = ["Wombat burrows", "Quokka facts", "Koala diet"];
     let ids = env.open(&titles);
@@ -81,8 +82,27 @@ fn recent_bookmarks_and_a_folder_opened_whole_then_undone() {
         .expect("the background answers");
     assert!(r["reply"].as_str().unwrap().contains("'Koala diet'"), "{r}");
 
+    // Whether the page in front is bookmarked, and where.
+    env.ok("switch_tab", json!({ "tabId": ids[1] }));
+    let r = env
+        .ff
+        .command("is this page bookmarked")
+        .expect("the background answers");
+    assert_eq!(
+        r["reply"], "Yes, 'Quokka facts' is bookmarked, in Marsupials.",
+        "{r}"
+    );
+
     env.ok("close_tabs", json!({ "tabIds": ids }));
     let before = env.tabs().len();
+    let r = env
+        .ff
+        .command("is this page bookmarked")
+        .expect("the background answers");
+    assert!(
+        r["reply"].as_str().unwrap().contains("is not bookmarked"),
+        "{r}"
+    );
 
     let r = env
         .ff

@@ -79,6 +79,8 @@ pub trait Browser {
     async fn search(&self, query: &str, engine: Option<&str>, tab_id: i64) -> BrowserResult<()>;
 
     async fn search_bookmarks(&self, query: &str) -> BrowserResult<Vec<Bookmark>>;
+    /// The bookmarks of exactly this address.
+    async fn bookmarks_at(&self, url: &str) -> BrowserResult<Vec<Bookmark>>;
     /// The `count` bookmarks added last, newest first.
     async fn recent_bookmarks(&self, count: usize) -> BrowserResult<Vec<Bookmark>>;
     /// The bookmarks right in the folders with any of these titles

@@ -807,6 +807,15 @@ impl Browser for MemoryBrowser {
             .collect())
     }
 
+    async fn bookmarks_at(&self, url: &str) -> BrowserResult<Vec<Bookmark>> {
+        let s = self.state.borrow();
+        Ok(s.bookmarks
+            .iter()
+            .filter(|b| b.url == url)
+            .cloned()
+            .collect())
+    }
+
     /// The snapshot's bookmarks are in the order they were added.
     async fn recent_bookmarks(&self, count: usize) -> BrowserResult<Vec<Bookmark>> {
         Ok(self

@@ -233,6 +233,9 @@ impl<B: Browser> Browser for Scoped<'_, B> {
     async fn search_bookmarks(&self, query: &str) -> BrowserResult<Vec<Bookmark>> {
         self.inner.search_bookmarks(query).await
     }
+    async fn bookmarks_at(&self, url: &str) -> BrowserResult<Vec<Bookmark>> {
+        self.inner.bookmarks_at(url).await
+    }
     async fn recent_bookmarks(&self, count: usize) -> BrowserResult<Vec<Bookmark>> {
         self.inner.recent_bookmarks(count).await
     }

@@ -21,7 +21,7 @@ use crate::scope::{self, Scoped};
 use crate::settings::Settings;
 use crate::storage::Storage;
 use crate::stored;
-use crate::tab_state::State;
+use crate::tab_state::{Bookmark, State};
 use crate::text::clip;
 use crate::tools;
 use crate::undo::UndoJournal;
@@ -492,23 +492,22 @@ impl<B: Browser, S: Storage> Background<B, S> {
         if let Some(words) = interpret::needs_bookmarks(text) {
             let queries = std::iter::once(words.join(" ")).chain(words.iter().cloned());
             for q in queries.filter(|q| q.chars().count() >= 2) {
-                for found in b.search_bookmarks(&q).await.unwrap_or_default() {
-                    if !state.bookmarks.iter().any(|x| x.id == found.id) {
-                        state.bookmarks.push(found);
-                    }
-                }
+                add_bookmarks(&mut state, b.search_bookmarks(&q).await.unwrap_or_default());
                 if state.bookmarks.len() > 500 {
                     break;
                 }
             }
-            let folders = interpret::bookmark_folders_wanted(text);
-            if !folders.is_empty() {
-                for found in b.bookmarks_in_folders(&folders).await.unwrap_or_default() {
-                    if !state.bookmarks.iter().any(|x| x.id == found.id) {
-                        state.bookmarks.push(found);
-                    }
-                }
-            }
+        }
+        // "is this page bookmarked": the bookmarks of exactly that address.
+        for url in interpret::bookmarked_pages_asked(text, &state) {
+            add_bookmarks(&mut state, b.bookmarks_at(&url).await.unwrap_or_default());
+        }
+        let folders = interpret::bookmark_folders_wanted(text);
+        if !folders.is_empty() {
+            add_bookmarks(
+                &mut state,
+                b.bookmarks_in_folders(&folders).await.unwrap_or_default(),
+            );
         }
         Ok(state)
     }
@@ -856,6 +855,15 @@ async fn read_topics(
         .filter_map(|(id, page)| Some((id, crate::page::topic_text(&page.ok()?))))
         .filter(|(_, text)| !text.is_empty())
         .collect()
+}
+
+/// Adds bookmarks to a snapshot, each once.
+fn add_bookmarks(state: &mut State, found: Vec<Bookmark>) {
+    for f in found {
+        if !state.bookmarks.iter().any(|x| x.id == f.id) {
+            state.bookmarks.push(f);
+        }
+    }
 }
 
 #[cfg(test)]

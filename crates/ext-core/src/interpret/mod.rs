@@ -146,6 +146,27 @@ pub fn needs_bookmarks(text: &str) -> Option<Vec<String>> {
     (!wanted.is_empty()).then_some(wanted)
 }
 
+/// The addresses of the tabs a command asks about ("is this page
+/// bookmarked"), for the snapshot to hold their bookmarks.
+pub fn bookmarked_pages_asked(text: &str, state: &State) -> Vec<String> {
+    let words = text::words(text);
+    let view = resolve::View::new(state);
+    let mut urls = Vec::new();
+    for c in parse::clauses(&words) {
+        if let Ok(Intent::IsBookmarked(target)) = parse::parse(&c) {
+            let ids = resolve::resolve(&view, &target)
+                .map(|r| r.ids)
+                .unwrap_or_default();
+            urls.extend(
+                ids.iter()
+                    .filter_map(|id| view.tab(*id))
+                    .map(|t| t.url.clone()),
+            );
+        }
+    }
+    urls
+}
+
 /// The folders whose bookmarks a command may open, for the snapshot to
 /// hold their bookmarks too: "open my cooking bookmarks" names the folder
 /// "Cooking" (the words together, and each of them).
@@ -525,6 +546,7 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
             Intent::History { .. }
                 | Intent::FindBookmarks(_)
                 | Intent::RecentBookmarks(_)
+                | Intent::IsBookmarked(_)
                 | Intent::ListTabs(_)
                 | Intent::IsOpen(_)
                 | Intent::LastUsed(_)

@@ -441,6 +441,12 @@ impl Browser for FirefoxBrowser {
         with_folders(nodes).await
     }
 
+    async fn bookmarks_at(&self, url: &str) -> BrowserResult<Vec<Bookmark>> {
+        // A string query is matched word by word; `{url}` is the address.
+        let nodes: Vec<BookmarkNode> = call(bookmarks_search(&js(json!({ "url": url })))).await?;
+        with_folders(nodes).await
+    }
+
     async fn recent_bookmarks(&self, count: usize) -> BrowserResult<Vec<Bookmark>> {
         let nodes: Vec<BookmarkNode> = call(bookmarks_get_recent(count.max(1) as f64)).await?;
         with_folders(nodes).await

@@ -89,7 +89,42 @@ fn newest(topic: Words) -> Option<usize> {
     said.then(|| count.unwrap_or(10))
 }
 
+/// "is this page bookmarked", "is it in my bookmarks", "have I bookmarked
+/// this already", "did I bookmark the jira tab".
+fn is_bookmarked(w: Words) -> Option<Intent> {
+    let rest = match starts(w, &["is"]) {
+        Some(r) => ends(r, &["bookmarked"])
+            .or_else(|| ends(r, &["already", "bookmarked"]))
+            .or_else(|| ends(r, &["in", "my", "bookmarks"]))
+            .or_else(|| ends(r, &["in", "the", "bookmarks"]))?,
+        None => verb(
+            w,
+            &[
+                &["have", "i", "bookmarked"],
+                &["did", "i", "bookmark"],
+                &["have", "i", "already", "bookmarked"],
+                &["did", "i", "already", "bookmark"],
+            ],
+        )?,
+    };
+    let rest = ends(rest, &["already"])
+        .or_else(|| ends(rest, &["yet"]))
+        .or_else(|| ends(rest, &["before"]))
+        .unwrap_or(rest);
+    // "this", "it", "this page", "the current tab": the tab in front.
+    let this = ["this", "it", "page", "tab", "site", "the", "current", "one"];
+    let target = if all_in(rest, &this) {
+        Target::active()
+    } else {
+        target(rest)
+    };
+    Some(Intent::IsBookmarked(target))
+}
+
 fn bookmarks(w: Words) -> Option<Intent> {
+    if let Some(asked) = is_bookmarked(w) {
+        return Some(asked);
+    }
     let mentions = w.iter().any(|x| x == "bookmark" || x == "bookmarks");
     if let Some(rest) = verb(w, OPEN).or_else(|| verb(w, &[&["go", "to"], &["switch", "to"]])) {
         if let Some(open) = open_bookmarks(rest) {

@@ -273,6 +273,8 @@ pub enum Intent {
     /// "show my recent bookmarks", "what did I bookmark last": this many
     /// of the bookmarks added last, newest first.
     RecentBookmarks(usize),
+    /// "is this page bookmarked", "have I bookmarked the jira tab".
+    IsBookmarked(Target),
     History {
         query: String,
         span: Option<TimeSpan>,

@@ -102,6 +102,34 @@ pub fn recent_bookmarks(count: usize) -> Step {
     )
 }
 
+/// "is this page bookmarked": answered from the bookmarks of the tabs'
+/// addresses, which the snapshot holds ([`crate::interpret::bookmarked_pages_asked`]).
+pub fn is_bookmarked(view: &View, target: &Target) -> Result<Step, Refusal> {
+    let r = target_ids(view, target)?;
+    let answers: Vec<String> = r
+        .ids
+        .iter()
+        .filter_map(|id| view.tab(*id))
+        .map(|tab| {
+            let name = clip(&tab.title, 60);
+            let found = view.state.bookmarks.iter().find(|b| b.url == tab.url);
+            match found {
+                Some(b) if !b.folder.is_empty() => {
+                    format!("Yes, '{name}' is bookmarked, in {}.", b.folder)
+                }
+                Some(_) => format!("Yes, '{name}' is bookmarked."),
+                None => format!("No, '{name}' is not bookmarked."),
+            }
+        })
+        .collect();
+    Ok(Step {
+        calls: vec![Call::list_tabs(Default::default())],
+        reply: answers.join(" "),
+        touched: r.ids,
+        ..Step::default()
+    })
+}
+
 /// "open my candle docs bookmark": the best match. "open my cooking
 /// bookmarks", "open the cooking folder" (`all`): every match a tab can
 /// show, each address once, the first in front, as Firefox's "Open All in

@@ -253,6 +253,7 @@ pub fn plan_intent(intent: &Intent, view: &View, options: &Options) -> Result<St
         Intent::Bookmark { target, folder } => bookmarks::bookmark(view, target, folder.as_deref()),
         Intent::FindBookmarks(query) => bookmarks::find_bookmarks(query),
         Intent::RecentBookmarks(count) => Ok(bookmarks::recent_bookmarks(*count)),
+        Intent::IsBookmarked(target) => bookmarks::is_bookmarked(view, target),
         Intent::History { query, span } => history::history(view, query, *span, options),
         Intent::OpenFromHistory { query, span } => {
             history::open_from_history(view, query, *span, options)
