@@ -37,15 +37,25 @@ pub fn count(view: &View, target: &Target) -> Result<Step, Refusal> {
         if let (Selector::InGroup(_), Err(why)) = (&target.selector, resolve(view, target)) {
             return Err(not_found(why));
         }
+        // None open: spoken of as said ("how many shopping tabs": none).
+        let said = match &target.selector {
+            Selector::Named(names) => names
+                .iter()
+                .map(|n| sites::by_words(n).map_or_else(|| n.join(" "), |s| s.display.to_string()))
+                .collect::<Vec<_>>()
+                .join(" or "),
+            _ => String::new(),
+        };
         let r = resolve(view, target).unwrap_or_else(|_| Resolved {
             ids: Vec::new(),
             explicit: true,
-            label: String::new(),
+            label: said,
             matched_per_name: Vec::new(),
         });
         let n = r.ids.len();
         let noun = if n == 1 { "tab" } else { "tabs" };
         let what = match &target.selector {
+            Selector::Named(_) if n == 0 => format!("no {} tabs", r.label),
             Selector::Named(_) => format!("{} {} {noun}", n, r.label),
             Selector::Audible => format!("{n} {noun} playing"),
             // "how many tabs are in the news group"
