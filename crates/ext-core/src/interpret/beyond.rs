@@ -210,6 +210,25 @@ pub fn reply(w: &[String], state: &State) -> Option<&'static str> {
              or use the page's own volume control.",
         );
     }
+    // "restore my previous session": Firefox's, from its History menu.
+    let session = has("session") || has_seq(&["all", "my", "tabs", "from", "last", "time"]);
+    if session && ["restore", "reopen", "recover", "bring", "open", "get"].contains(&first) {
+        return Some(
+            "Tab Whisperer can't restore a session; choose History, then Restore previous \
+             session, in the ☰ menu. It reopens what it closed: say 'reopen the tab I just closed'.",
+        );
+    }
+    // "mute this tab for an hour": nothing here keeps time to unmute.
+    let timed = has("for")
+        && ["minute", "minutes", "hour", "hours", "while"]
+            .iter()
+            .any(|x| has(x));
+    if timed && ["mute", "silence", "quiet"].contains(&first) {
+        return Some(
+            "Tab Whisperer can't mute for a set time; say 'mute this tab' now, and 'unmute it' \
+             later.",
+        );
+    }
     // "minimize the docs group" collapses it: only windows are beyond reach.
     if ["minimize", "minimise", "maximize", "maximise"].contains(&first) && has("window") {
         return Some("Tab Whisperer can't resize windows.");
@@ -240,6 +259,13 @@ mod tests {
     fn plain_requests_get_the_key_to_press() {
         assert!(r("print this page").unwrap().contains("Ctrl+P"));
         assert!(r("print").unwrap().contains("can't print"));
+        assert!(r("restore my previous session")
+            .unwrap()
+            .contains("Restore previous session"));
+        assert!(r("mute this tab for an hour")
+            .unwrap()
+            .contains("can't mute for a set time"));
+        assert_eq!(r("mute the jira tab"), None);
         assert!(r("take a screenshot").unwrap().contains("Ctrl+Shift+S"));
         assert!(r("save this page as a pdf").unwrap().contains("PDF"));
         assert!(r("find cats on this page").unwrap().contains("Ctrl+F"));

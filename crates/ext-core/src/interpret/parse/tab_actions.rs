@@ -101,6 +101,18 @@ fn tab_actions(w: Words) -> Option<Intent> {
         return Some(Intent::Pin(target_or_active(rest), false));
     }
     if let Some(rest) = verb(w, &[&["pin"], &["stick"]]) {
+        // "pin slack to the left": pinned tabs go to the left anyway.
+        let rest = [
+            &["to", "the", "left"][..],
+            &["on", "the", "left"],
+            &["to", "the", "start"],
+            &["to", "the", "front"],
+            &["to", "the", "tab", "bar"],
+            &["to", "the", "top"],
+        ]
+        .iter()
+        .find_map(|place| ends(rest, place))
+        .unwrap_or(rest);
         return Some(Intent::Pin(target_or_active(rest), true));
     }
     if let Some(rest) = verb(
