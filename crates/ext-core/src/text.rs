@@ -25,6 +25,23 @@ pub fn reader_source(url: &str) -> Option<String> {
         .map(|(_, v)| v.into_owned())
 }
 
+/// How long ago, as people say it: "5 minutes ago", "3 hours ago".
+pub fn ago(ms: f64) -> String {
+    const MINUTE: f64 = 60_000.0;
+    let minutes = (ms / MINUTE).floor() as i64;
+    let (n, unit) = match minutes {
+        0 => return "less than a minute ago".to_string(),
+        1..=59 => (minutes, "minute"),
+        60..=2879 => (minutes / 60, "hour"),
+        _ => (minutes / (24 * 60), "day"),
+    };
+    match (n, unit) {
+        (1, "hour") => "an hour ago".to_string(),
+        (1, _) => format!("a {unit} ago"),
+        _ => format!("{n} {unit}s ago"),
+    }
+}
+
 #[cfg(test)]
 mod reader_tests {
     use super::*;

@@ -413,6 +413,11 @@ impl<B: Browser, S: Storage> Background<B, S> {
             (Some(Special::Undo), None) => {
                 return self.undo_newest(plan.undo_times.unwrap_or(1)).await
             }
+            (Some(Special::LastClosed), None) => {
+                let reply = self.last_closed_reply();
+                self.log_reply(text, &reply, None).await;
+                return CommandAnswer::replied(reply);
+            }
             (Some(Special::Reopen), None) => {
                 let newest = self
                     .journal
@@ -510,6 +515,29 @@ impl<B: Browser, S: Storage> Background<B, S> {
             );
         }
         Ok(state)
+    }
+
+    /// "what was the last tab I closed": what "reopen" would bring back.
+    fn last_closed_reply(&self) -> String {
+        let journal = self.journal.borrow();
+        let Some((time, tabs)) = journal.newest_closed(self.private.get()) else {
+            return "Tab Whisperer has closed no tab it could reopen; Firefox's History menu \
+                    lists recently closed tabs."
+                .into();
+        };
+        let when = crate::text::ago(self.browser.now_ms() - time);
+        let titles: Vec<String> = tabs
+            .iter()
+            .take(3)
+            .map(|t| format!("'{}'", crate::text::clip(&t.title, 60)))
+            .collect();
+        let what = match tabs.len() {
+            1 => titles.join(""),
+            n if n <= 3 => format!("{n} tabs: {}", interpret::spoken_list(&titles)),
+            n => format!("{n} tabs, among them {}", interpret::spoken_list(&titles)),
+        };
+        let again = if tabs.len() == 1 { "it" } else { "them" };
+        format!("You last closed {what}, {when}. Say 'reopen {again}' to bring {again} back.")
     }
 
     /// Keeps `paused_media` up to date after a `browse` pause or play.

@@ -28,6 +28,7 @@ use serde::Serialize;
 
 pub use crate::log::Call;
 pub use plan::time_range;
+pub(crate) use resolve::spoken_list;
 
 /// Settings the interpreter follows.
 #[derive(Clone, Debug)]
@@ -53,6 +54,8 @@ impl Default for Options {
 pub enum Special {
     Undo,
     Reopen,
+    /// "what was the last tab I closed", answered from the undo journal.
+    LastClosed,
     Yes,
     No,
 }
@@ -473,6 +476,7 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
         let special = match single {
             Intent::Undo | Intent::UndoSeveral(_) => Some(Special::Undo),
             Intent::Reopen => Some(Special::Reopen),
+            Intent::LastClosed => Some(Special::LastClosed),
             Intent::Yes => Some(Special::Yes),
             Intent::No => Some(Special::No),
             _ => None,
@@ -488,6 +492,7 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
                 (Special::Undo, Some(n)) => format!("Undo the last {n} changes."),
                 (Special::Undo, None) => "Undo the last change.".into(),
                 (Special::Reopen, _) => "Reopen the tabs closed last.".into(),
+                (Special::LastClosed, _) => "Say which tabs were closed last.".into(),
                 (Special::Yes, _) => "Yes: run what is waiting for confirmation.".into(),
                 (Special::No, _) => "No: cancel what is waiting for confirmation.".into(),
             };

@@ -241,6 +241,23 @@ impl UndoJournal {
     /// move to an entry of their own right after it, so that "reopen the
     /// tab I just closed" leaves what the same command did besides ("…
     /// and mute the rest").
+    /// "what was the last tab I closed": the tabs of the newest change
+    /// that closed any (what "reopen" brings back), and when it was.
+    pub fn newest_closed(&self, private: bool) -> Option<(f64, Vec<&ClosedTab>)> {
+        let entry = self.entries.iter().rev().find(|e| {
+            e.private == private && e.steps.iter().any(|s| matches!(s, UndoStep::Reopen { .. }))
+        })?;
+        let tabs = entry
+            .steps
+            .iter()
+            .flat_map(|s| match s {
+                UndoStep::Reopen { tabs } => tabs.iter().collect(),
+                _ => Vec::new(),
+            })
+            .collect();
+        Some((entry.time, tabs))
+    }
+
     pub fn split_newest_close(&mut self, private: bool) -> Option<String> {
         let at = self.entries.iter().rposition(|e| {
             e.private == private && e.steps.iter().any(|s| matches!(s, UndoStep::Reopen { .. }))

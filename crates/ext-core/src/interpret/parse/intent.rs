@@ -318,6 +318,8 @@ pub enum Intent {
     /// "reopen the tab I just closed": undo the newest close, whatever
     /// changed since.
     Reopen,
+    /// "what was the last tab I closed": what "reopen" would bring back.
+    LastClosed,
     Yes,
     No,
 }

@@ -64,7 +64,21 @@ fn reopen(w: Words) -> Option<Intent> {
     }
 }
 
+/// "what was the last tab I closed", "which tabs did I just close".
+fn asks_what_was_closed(w: Words) -> bool {
+    const ASKED: &[&str] = &[
+        "was", "were", "is", "the", "last", "tab", "tabs", "i", "just", "closed", "close", "did",
+        "have", "recently", "most", "page", "pages", "one", "ones", "that", "you",
+    ];
+    ["what", "which"].contains(&w[0].as_str())
+        && mentions(w, &["closed", "close"])
+        && all_in(&w[1..], ASKED)
+}
+
 fn undo(w: Words) -> Option<Intent> {
+    if asks_what_was_closed(w) {
+        return Some(Intent::LastClosed);
+    }
     if let Some(intent) = reopen(w) {
         return Some(intent);
     }

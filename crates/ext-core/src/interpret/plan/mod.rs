@@ -272,9 +272,12 @@ pub fn plan_intent(intent: &Intent, view: &View, options: &Options) -> Result<St
         Intent::ListGroups => Ok(questions::list_groups(view)),
         Intent::Browse(action, amount) => browse::browse(view, *action, *amount, options),
         // The background page answers these itself.
-        Intent::Undo | Intent::UndoSeveral(_) | Intent::Reopen | Intent::Yes | Intent::No => {
-            Ok(Step::default())
-        }
+        Intent::Undo
+        | Intent::UndoSeveral(_)
+        | Intent::Reopen
+        | Intent::LastClosed
+        | Intent::Yes
+        | Intent::No => Ok(Step::default()),
     }
 }
 

@@ -7,7 +7,7 @@ use crate::interpret::resolve::{resolve, spoken_list, where_said, Resolved, View
 use crate::interpret::sites;
 use crate::log::Call;
 use crate::tab_state::Tab;
-use crate::text::page_key;
+use crate::text::{ago, page_key};
 use crate::tools::args::{ListTabsArgs, NoArgs, WindowArgs};
 use crate::tools::ToolCall;
 
@@ -240,23 +240,6 @@ pub fn last_used(view: &View, target: &Target) -> Result<Step, Refusal> {
         format!("You last used {name} {}{of_several}.", ago(since))
     };
     Ok(answer(view, reply, vec![latest.id]))
-}
-
-/// How long ago, as people say it: "5 minutes ago", "3 hours ago".
-fn ago(ms: f64) -> String {
-    const MINUTE: f64 = 60_000.0;
-    let minutes = (ms / MINUTE).floor() as i64;
-    let (n, unit) = match minutes {
-        0 => return "less than a minute ago".to_string(),
-        1..=59 => (minutes, "minute"),
-        60..=2879 => (minutes / 60, "hour"),
-        _ => (minutes / (24 * 60), "day"),
-    };
-    match (n, unit) {
-        (1, "hour") => "an hour ago".to_string(),
-        (1, _) => format!("a {unit} ago"),
-        _ => format!("{n} {unit}s ago"),
-    }
 }
 
 /// "are there any duplicate tabs": the pages open more than once (as
