@@ -645,7 +645,11 @@ fn selector(w: &[String]) -> (Selector, bool) {
         return (Selector::Oldest(n), n == 1);
     }
     let quantified = QUANTIFIERS.iter().any(|q| has(q));
-    let one_tab = !quantified && !has("everything") && (has("tab") && !has("tabs") || has("one"));
+    // "one" counts, but not in "this one" ("the tabs after this one").
+    let one_said = w.iter().enumerate().any(|(i, x)| {
+        x == "one" && !(i > 0 && ["this", "that", "current", "active"].contains(&w[i - 1].as_str()))
+    });
+    let one_tab = !quantified && !has("everything") && (has("tab") && !has("tabs") || one_said);
     if let Some((right, nearest)) = side(&w) {
         return (Selector::Side { right, nearest }, one_tab);
     }
