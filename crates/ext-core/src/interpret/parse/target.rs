@@ -713,6 +713,14 @@ fn selector(w: &[String]) -> (Selector, bool) {
 
 /// One item of a list: "this tab", "tab 2", "the flights tab".
 fn part(w: &[String]) -> Option<Selector> {
+    // "this one and the one to the right": a side, one tab unless "tabs".
+    if let Some((right, nearest)) = side(w) {
+        let many = w
+            .iter()
+            .any(|x| ["tabs", "ones", "everything", "all"].contains(&x.as_str()));
+        let nearest = nearest.or((!many).then_some(1));
+        return Some(Selector::Side { right, nearest });
+    }
     // Before the stop words: "tab two" would lose its number to them.
     if let Some(p) = positions(w) {
         return Some(Selector::Positions(p));
