@@ -47,6 +47,11 @@ fn search_engines_and_web_search_open_a_results_tab() {
     assert_eq!(env.tabs().len(), count + 1, "undo closes the results tab");
 }
 
+/// What the background answers to a typed command.
+fn ask(env: &Env, text: &str) -> serde_json::Value {
+    env.ff.command(text).expect("the background answers")
+}
+
 /// "show my recent bookmarks", "is this page bookmarked", and "open all
 /// my marsupials bookmarks":
 /// Firefox's bookmark search does not look in folder names, so the
@@ -76,18 +81,12 @@ fn recent_and_asked_for_bookmarks_and_a_folder_opened_whole_then_undone() {
         ["Koala diet", "Quokka facts", "Wombat burrows"],
         "{recent}"
     );
-    let r = env
-        .ff
-        .command("show my recent bookmarks")
-        .expect("the background answers");
+    let r = ask(&env, "show my recent bookmarks");
     assert!(r["reply"].as_str().unwrap().contains("'Koala diet'"), "{r}");
 
     // Whether the page in front is bookmarked, and where.
     env.ok("switch_tab", json!({ "tabId": ids[1] }));
-    let r = env
-        .ff
-        .command("is this page bookmarked")
-        .expect("the background answers");
+    let r = ask(&env, "is this page bookmarked");
     assert_eq!(
         r["reply"], "Yes, 'Quokka facts' is bookmarked, in Marsupials.",
         "{r}"
@@ -95,19 +94,13 @@ fn recent_and_asked_for_bookmarks_and_a_folder_opened_whole_then_undone() {
 
     env.ok("close_tabs", json!({ "tabIds": ids }));
     let before = env.tabs().len();
-    let r = env
-        .ff
-        .command("is this page bookmarked")
-        .expect("the background answers");
+    let r = ask(&env, "is this page bookmarked");
     assert!(
         r["reply"].as_str().unwrap().contains("is not bookmarked"),
         "{r}"
     );
 
-    let r = env
-        .ff
-        .command("open all my marsupials bookmarks")
-        .expect("the background answers");
+    let r = ask(&env, "open all my marsupials bookmarks");
     assert_eq!(r["ok"], true, "{r}");
     assert!(
         r["reply"]

@@ -627,31 +627,17 @@ mod tests {
             &["Reading"],
         );
         let options = Options::default();
+        let guided = |heard: &str, again: &str| plan_spoken(heard, Some(again), &state, &options);
         let heard = "renee and reading group till later";
-        let wrong = plan_spoken(heard, Some("go to the top of the page"), &state, &options);
+        let wrong = guided(heard, "go to the top of the page");
         assert!(wrong.calls.is_empty(), "{}", wrong.reply);
-        let right = plan_spoken(
-            heard,
-            Some("rename the reading group to later"),
-            &state,
-            &options,
-        );
+        let right = guided(heard, "rename the reading group to later");
         assert_eq!(right.calls[0].tool, "update_group", "{}", right.reply);
         // A plural's "s" unheard ("the map tab") is the same name.
-        let maps = plan_spoken(
-            "switch to the map tab stop",
-            Some("switch to the maps tab"),
-            &state,
-            &options,
-        );
+        let maps = guided("switch to the map tab stop", "switch to the maps tab");
         assert_eq!(maps.calls[0].tool, "switch_tab", "{}", maps.reply);
         // A name without its kind may be Whisper's own, from the prompt.
-        let alone = plan_spoken(
-            "close to tackle reading",
-            Some("go to the top of the page"),
-            &state,
-            &options,
-        );
+        let alone = guided("close to tackle reading", "go to the top of the page");
         assert_eq!(alone.calls[0].tool, "browse", "{}", alone.reply);
     }
 
