@@ -463,7 +463,8 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
     let clauses = parse::clauses(&words);
     let mut intents = Vec::new();
     for c in &clauses {
-        match parse::parse(c) {
+        let named_group = || spoken_groups::group_without_the_word(c, state);
+        match parse::parse(c).or_else(|e| named_group().map_or(Err(e), |c| parse::parse(&c))) {
             Ok(i) => intents.push(i),
             Err(NotUnderstood(reply)) => {
                 let hint =

@@ -1,5 +1,6 @@
 //! Tab groups' names as Whisper writes them in spoken commands, turned
-//! back into the names: the end of a one-word name runs into "group".
+//! back into the names: the end of a one-word name runs into "group". And
+//! a group's name said without "group", typed or spoken.
 
 use super::hearing::sound_distance;
 use super::parse::color;
@@ -92,6 +93,36 @@ pub fn group_names(words: &[String], state: &State) -> Vec<String> {
         }
     }
     out
+}
+
+/// "add the github tab to docs", "move this tab into news": a clause not
+/// understood that puts tabs in a place named like a group that exists,
+/// said without "group"; then it is that group ("… to the docs group").
+pub fn group_without_the_word(clause: &[String], state: &State) -> Option<Vec<String>> {
+    const PUT: &[&str] = &["add", "put", "move", "stick", "place", "throw", "drop"];
+    if !PUT.contains(&clause.first()?.as_str()) || clause.iter().any(|w| w == "group") {
+        return None;
+    }
+    let into = clause
+        .iter()
+        .rposition(|w| ["to", "into", "in", "inside"].contains(&w.as_str()))?;
+    let mut name = &clause[into + 1..];
+    while let [first, rest @ ..] = name {
+        if !["the", "my", "our"].contains(&first.as_str()) {
+            break;
+        }
+        name = rest;
+    }
+    let said = name.join(" ");
+    let exists = state
+        .groups
+        .iter()
+        .any(|g| !said.is_empty() && g.title.trim().eq_ignore_ascii_case(&said));
+    exists.then(|| {
+        let mut clause = clause.to_vec();
+        clause.push("group".into());
+        clause
+    })
 }
 
 #[cfg(test)]
