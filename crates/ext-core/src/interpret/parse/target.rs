@@ -714,7 +714,12 @@ fn selector(w: &[String]) -> (Selector, bool) {
 /// One item of a list: "this tab", "tab 2", "the flights tab".
 fn part(w: &[String]) -> Option<Selector> {
     // "this one and the one to the right": a side, one tab unless "tabs".
-    if let Some((right, nearest)) = side(w) {
+    // Only with the tab said: "close the tab and to the right" is a
+    // mishearing of "the tabs to the right", not two items.
+    let tab_said = w
+        .iter()
+        .any(|x| ["one", "ones", "tab", "tabs", "everything"].contains(&x.as_str()));
+    if let Some((right, nearest)) = side(w).filter(|_| tab_said) {
         let many = w
             .iter()
             .any(|x| ["tabs", "ones", "everything", "all"].contains(&x.as_str()));
