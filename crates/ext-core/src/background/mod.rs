@@ -494,7 +494,9 @@ impl<B: Browser, S: Storage> Background<B, S> {
         if let Some(query) = interpret::history_wanted(text, state.now, tz) {
             state.history = b.search_history(&query).await.unwrap_or_default();
         }
-        if let Some(words) = interpret::needs_bookmarks(text) {
+        let wanted = interpret::bookmarks_wanted(text, &state);
+        if !wanted.words.is_empty() {
+            let words = &wanted.words;
             let queries = std::iter::once(words.join(" ")).chain(words.iter().cloned());
             for q in queries.filter(|q| q.chars().count() >= 2) {
                 add_bookmarks(&mut state, b.search_bookmarks(&q).await.unwrap_or_default());
@@ -504,15 +506,12 @@ impl<B: Browser, S: Storage> Background<B, S> {
             }
         }
         // "is this page bookmarked": the bookmarks of exactly that address.
-        for url in interpret::bookmarked_pages_asked(text, &state) {
-            add_bookmarks(&mut state, b.bookmarks_at(&url).await.unwrap_or_default());
+        for url in &wanted.pages {
+            add_bookmarks(&mut state, b.bookmarks_at(url).await.unwrap_or_default());
         }
-        let folders = interpret::bookmark_folders_wanted(text);
-        if !folders.is_empty() {
-            add_bookmarks(
-                &mut state,
-                b.bookmarks_in_folders(&folders).await.unwrap_or_default(),
-            );
+        if !wanted.folders.is_empty() {
+            let found = b.bookmarks_in_folders(&wanted.folders).await;
+            add_bookmarks(&mut state, found.unwrap_or_default());
         }
         Ok(state)
     }

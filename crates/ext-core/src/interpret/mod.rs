@@ -135,56 +135,45 @@ impl Plan {
     }
 }
 
-/// Whether the words of a command need bookmarks in the snapshot.
-pub fn needs_bookmarks(text: &str) -> Option<Vec<String>> {
+/// What a command needs of the bookmarks, for the snapshot to hold, from
+/// one reading of its clauses.
+#[derive(Debug, Default, PartialEq)]
+pub struct BookmarksWanted {
+    /// Words to search bookmarks for ("open my candle docs bookmark",
+    /// "open candle docs").
+    pub words: Vec<String>,
+    /// Folders whose bookmarks may be opened: "open my cooking bookmarks"
+    /// names the folder "Cooking" (the words together, and each of them).
+    pub folders: Vec<String>,
+    /// Addresses of the tabs asked about ("is this page bookmarked").
+    pub pages: Vec<String>,
+}
+
+pub fn bookmarks_wanted(text: &str, state: &State) -> BookmarksWanted {
     let words = text::words(text);
-    let clauses = parse::clauses(&words);
-    let mut wanted = Vec::new();
-    for c in &clauses {
-        match parse::parse(c) {
-            Ok(Intent::OpenBookmark { words: w, .. }) | Ok(Intent::Open(w)) => wanted.extend(w),
+    let view = resolve::View::new(state);
+    let mut wanted = BookmarksWanted::default();
+    for c in parse::clauses(&words) {
+        match parse::parse(&c) {
+            Ok(Intent::Open(w)) => wanted.words.extend(w),
+            Ok(Intent::OpenBookmark { words, .. }) => {
+                wanted.folders.push(words.join(" "));
+                if words.len() > 1 {
+                    wanted.folders.extend(words.iter().cloned());
+                }
+                wanted.words.extend(words);
+            }
+            Ok(Intent::IsBookmarked(target)) => {
+                let ids = resolve::resolve(&view, &target)
+                    .map(|r| r.ids)
+                    .unwrap_or_default();
+                let tabs = ids.iter().filter_map(|id| view.tab(*id));
+                wanted.pages.extend(tabs.map(|t| t.url.clone()));
+            }
             _ => {}
         }
     }
-    (!wanted.is_empty()).then_some(wanted)
-}
-
-/// The addresses of the tabs a command asks about ("is this page
-/// bookmarked"), for the snapshot to hold their bookmarks.
-pub fn bookmarked_pages_asked(text: &str, state: &State) -> Vec<String> {
-    let words = text::words(text);
-    let view = resolve::View::new(state);
-    let mut urls = Vec::new();
-    for c in parse::clauses(&words) {
-        if let Ok(Intent::IsBookmarked(target)) = parse::parse(&c) {
-            let ids = resolve::resolve(&view, &target)
-                .map(|r| r.ids)
-                .unwrap_or_default();
-            urls.extend(
-                ids.iter()
-                    .filter_map(|id| view.tab(*id))
-                    .map(|t| t.url.clone()),
-            );
-        }
-    }
-    urls
-}
-
-/// The folders whose bookmarks a command may open, for the snapshot to
-/// hold their bookmarks too: "open my cooking bookmarks" names the folder
-/// "Cooking" (the words together, and each of them).
-pub fn bookmark_folders_wanted(text: &str) -> Vec<String> {
-    let words = text::words(text);
-    let mut titles = Vec::new();
-    for c in parse::clauses(&words) {
-        if let Ok(Intent::OpenBookmark { words, .. }) = parse::parse(&c) {
-            titles.push(words.join(" "));
-            if words.len() > 1 {
-                titles.extend(words);
-            }
-        }
-    }
-    titles
+    wanted
 }
 
 /// The history a command opens a page from ("open the article about

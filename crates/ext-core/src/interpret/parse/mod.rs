@@ -19,6 +19,7 @@ mod intent;
 mod media;
 mod move_tabs;
 pub(super) mod open;
+mod place;
 mod questions;
 pub(super) mod search;
 mod switch;

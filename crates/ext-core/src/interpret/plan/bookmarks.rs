@@ -103,7 +103,7 @@ pub fn recent_bookmarks(count: usize) -> Step {
 }
 
 /// "is this page bookmarked": answered from the bookmarks of the tabs'
-/// addresses, which the snapshot holds ([`crate::interpret::bookmarked_pages_asked`]).
+/// addresses, which the snapshot holds ([`crate::interpret::bookmarks_wanted`]).
 pub fn is_bookmarked(view: &View, target: &Target) -> Result<Step, Refusal> {
     let r = target_ids(view, target)?;
     let answers: Vec<String> = r
@@ -205,7 +205,7 @@ fn open_one(b: &Bookmark) -> Step {
 
 #[cfg(test)]
 mod tests {
-    use crate::interpret::{bookmark_folders_wanted, plan, test_state, Options};
+    use crate::interpret::{bookmarks_wanted, plan, test_state, Options};
     use crate::tab_state::Bookmark;
 
     fn reading_list(count: usize) -> crate::tab_state::State {
@@ -236,6 +236,8 @@ mod tests {
 
     #[test]
     fn a_folder_is_asked_for_only_when_bookmarks_are_opened() {
+        let bookmark_folders_wanted =
+            |text: &str| bookmarks_wanted(text, &test_state::tabs(&[], &[])).folders;
         assert_eq!(
             bookmark_folders_wanted("open all my candle docs bookmarks"),
             ["candle docs", "candle", "docs"]

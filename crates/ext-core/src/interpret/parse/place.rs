@@ -1,0 +1,186 @@
+//! Where in the strip some words point: a side of a tab ("the tabs to the
+//! right", "left of tab 3", "the next two tabs") and positions ("tab 2",
+//! "the first and last tabs"). Read for [`super::target`].
+
+use super::super::text::{loose_number, number, ordinal};
+use super::intent::{Position, Target};
+use super::target::target;
+
+/// "everything to the right of figma", "the tab left of jira": which side
+/// (true for right) of which tab.
+pub(super) fn side_of(w: &[String]) -> Option<(bool, Box<Target>)> {
+    let at = w
+        .windows(2)
+        .position(|p| ["right", "left"].contains(&p[0].as_str()) && p[1] == "of")?;
+    let before_ok = w[..at].iter().all(|x| {
+        [
+            "the",
+            "tab",
+            "tabs",
+            "to",
+            "on",
+            "all",
+            "every",
+            "everything",
+            "one",
+            "ones",
+        ]
+        .contains(&x.as_str())
+    });
+    let reference = &w[at + 2..];
+    if !before_ok || reference.is_empty() {
+        return None;
+    }
+    let mut tab = target(reference);
+    tab.singular = true;
+    Some((w[at] == "right", Box::new(tab)))
+}
+
+/// "the tabs to the right", "the tab on the left": which side of the
+/// active tab (true for right).
+pub(super) fn side(w: &[String]) -> Option<(bool, Option<usize>)> {
+    let content: Vec<&str> = w
+        .iter()
+        .map(String::as_str)
+        .filter(|x| {
+            ![
+                "the",
+                "tab",
+                "tabs",
+                "to",
+                "on",
+                "of",
+                "this",
+                "one",
+                "ones",
+                "all",
+                "every",
+                "current",
+                "active",
+                "it",
+                "my",
+                "that",
+                "are",
+                "is",
+                "hand",
+                "side",
+                "everything",
+            ]
+            .contains(x)
+        })
+        .collect();
+    // "everything after this tab" is the right side; "the tab after this
+    // one" is the next tab.
+    match content.as_slice() {
+        ["right"] | ["after"] => Some((true, None)),
+        ["left"] | ["before"] => Some((false, None)),
+        // "close the next tab": the one to the right.
+        ["next"] => Some((true, Some(1))),
+        ["previous"] => Some((false, Some(1))),
+        // "the two tabs to the right", "the next three tabs"; not "right
+        // of tab 3", a side of another tab (`side_of`).
+        [a, b] if !w.iter().any(|x| x == "of") => {
+            let (n, side) = if number(a).is_some() { (a, b) } else { (b, a) };
+            let right = match *side {
+                "right" | "after" | "next" => true,
+                "left" | "before" | "previous" => false,
+                _ => return None,
+            };
+            let n = usize::try_from(number(n)?).ok().filter(|n| *n >= 1)?;
+            Some((right, Some(n)))
+        }
+        _ => None,
+    }
+}
+
+/// "tab 3", "tabs two and three", "the third tab", "the last tab",
+/// "the first two tabs", "tabs 2 to 4".
+pub(super) fn positions(w: &[String]) -> Option<Vec<Position>> {
+    let content: Vec<&str> = w
+        .iter()
+        .map(String::as_str)
+        .filter(|x| {
+            ![
+                "the",
+                "tab",
+                "tabs",
+                "number",
+                "and",
+                "one",
+                "ones",
+                ",",
+                "my",
+                "positions",
+                "position",
+                "at",
+            ]
+            .contains(x)
+                || number(x).is_some()
+        })
+        .collect();
+    if content.is_empty() {
+        return None;
+    }
+    // "last", "last two", "first three"
+    if content[0] == "last" || content[0] == "first" {
+        if content.len() == 1 {
+            return Some(vec![if content[0] == "last" {
+                Position::Last
+            } else {
+                Position::Nth(1)
+            }]);
+        }
+        if content.len() == 2 {
+            if let Some(n) = loose_number(content[1]) {
+                return Some(vec![if content[0] == "last" {
+                    Position::LastN(n)
+                } else {
+                    Position::First(n)
+                }]);
+            }
+        }
+        return None;
+    }
+    // "2 to 4", "two through five"
+    if content.len() == 3 && ["to", "through", "thru", "till", "until"].contains(&content[1]) {
+        if let (Some(a), Some(b)) = (
+            number(content[0]).or_else(|| ordinal(content[0])),
+            number(content[2]).or_else(|| ordinal(content[2])),
+        ) {
+            return Some(vec![Position::Range(a.min(b), a.max(b))]);
+        }
+    }
+    // A trailing "to"/"too"/"for" after "tab" is a misheard number; so is
+    // "do" ("tab two" voiced).
+    let fixed: Vec<Option<i64>> = content
+        .iter()
+        .map(|x| {
+            number(x).or_else(|| ordinal(x)).or(match *x {
+                "to" | "too" | "do" => Some(2),
+                "for" => Some(4),
+                "won" => Some(1),
+                "tree" => Some(3),
+                "ate" => Some(8),
+                "last" => Some(-1),
+                _ => None,
+            })
+        })
+        .collect();
+    if !w.iter().any(|x| x == "tab" || x == "tabs") && !content.iter().all(|x| ordinal(x).is_some())
+    {
+        return None;
+    }
+    if fixed.iter().all(Option::is_some) {
+        return Some(
+            fixed
+                .into_iter()
+                .map(|n| match n {
+                    Some(-1) => Position::Last,
+                    Some(n) => Position::Nth(n),
+                    None => Position::Last,
+                })
+                .collect(),
+        );
+    }
+    None
+}
