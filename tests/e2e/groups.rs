@@ -119,3 +119,76 @@ fn group_by_topic_reads_what_the_pages_say() {
     assert_eq!(group_of(ids[2]), group_of(ids[3]), "{answer}");
     assert_ne!(group_of(ids[0]), group_of(ids[2]), "{answer}");
 }
+
+/// Moving a whole group keeps it a group: Firefox takes a tab out of its
+/// group when `tabs.move` puts it outside, so a group moved tab by tab
+/// would dissolve. Beside another group, a group goes past all of it.
+#[test]
+fn a_group_moved_whole_stays_a_group() {
+    let env = start();
+    let ids = env.open(&["Alpha news", "Bravo news", "Charlie docs", "Delta docs"]);
+    env.ok(
+        "group_tabs",
+        json!({ "tabIds": [ids[0], ids[1]], "title": "News", "color": "blue" }),
+    );
+    let docs = env.ok(
+        "group_tabs",
+        json!({ "tabIds": [ids[2], ids[3]], "title": "Docs", "color": "green" }),
+    )["result"]["group"]["id"]
+        .as_i64()
+        .unwrap();
+    // Each group's tabs, in strip order, with its title and color.
+    let groups = |env: &Env| -> Vec<(String, String, Vec<i64>)> {
+        let mut tabs = env.tabs();
+        tabs.sort_by_key(|t| (t["windowId"].as_i64(), t["index"].as_i64()));
+        let listed = env.ok("list_groups", json!({}))["result"]["groups"].clone();
+        let mut out: Vec<(String, String, Vec<i64>)> = listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| {
+                let members = tabs
+                    .iter()
+                    .filter(|t| t["groupId"] == g["id"])
+                    .map(|t| t["id"].as_i64().unwrap())
+                    .collect();
+                (
+                    g["title"].as_str().unwrap().into(),
+                    g["color"].as_str().unwrap().into(),
+                    members,
+                )
+            })
+            .collect();
+        out.sort();
+        out
+    };
+    let position = |env: &Env, id: i64| env.tab(id)["index"].as_i64().unwrap();
+    let start_groups = groups(&env);
+    assert_eq!(start_groups.len(), 2, "{start_groups:?}");
+    let command = |text: &str| {
+        let answer = env.ff.command(text).unwrap();
+        assert_eq!(answer["ok"], true, "{text} → {answer}");
+        answer
+    };
+
+    command("move the news group after the docs group");
+    assert_eq!(groups(&env), start_groups, "both groups whole");
+    assert_eq!(position(&env, ids[0]), position(&env, ids[3]) + 1);
+
+    command("move the news group to the start");
+    assert_eq!(groups(&env), start_groups);
+    assert!(position(&env, ids[1]) < position(&env, ids[2]));
+    env.undo();
+    env.undo();
+    assert_eq!(groups(&env), start_groups);
+    assert_eq!(position(&env, ids[1]) + 1, position(&env, ids[2]));
+    assert_eq!(env.tab(ids[2])["groupId"], docs);
+
+    let answer = command("move the docs group to a new window");
+    let window = env.tab(ids[2])["windowId"].clone();
+    assert_ne!(window, env.tab(ids[0])["windowId"], "{answer}");
+    assert_eq!(groups(&env), start_groups, "{answer}");
+    env.undo();
+    assert_eq!(groups(&env), start_groups);
+    assert_eq!(env.tab(ids[2])["windowId"], env.tab(ids[0])["windowId"]);
+}

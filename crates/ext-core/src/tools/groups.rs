@@ -187,3 +187,66 @@ pub async fn update_group<B: Browser>(b: &B, a: UpdateGroupArgs) -> ToolResult<T
     }
     change_group(b, a.group_id, change).await
 }
+
+/// A group all of whose tabs a move takes along, with those tabs.
+pub(super) struct WholeGroup {
+    look: Group,
+    tab_ids: Vec<i64>,
+}
+
+/// The groups every tab of which is among `moving`.
+pub(super) fn whole_groups(all: &[Tab], moving: &[Tab], groups: &[Group]) -> Vec<WholeGroup> {
+    groups
+        .iter()
+        .filter_map(|g| {
+            let tab_ids: Vec<i64> = all
+                .iter()
+                .filter(|t| t.group_id == g.id)
+                .map(|t| t.id)
+                .collect();
+            let whole =
+                !tab_ids.is_empty() && tab_ids.iter().all(|id| moving.iter().any(|m| m.id == *id));
+            whole.then(|| WholeGroup {
+                look: g.clone(),
+                tab_ids,
+            })
+        })
+        .collect()
+}
+
+/// Makes the groups a move took whole groups again where they landed.
+/// Firefox's `tabs.move` takes a tab out of its group when it lands
+/// outside it, and puts it in a group it lands inside (Firefox 153:
+/// "move the news group after the docs group" merged News into Docs), so
+/// a group moved tab by tab dissolves. Its tabs go back into it if it is
+/// still there, else into a new group with its title, color and state.
+pub(super) async fn keep_whole<B: Browser>(b: &B, whole: &[WholeGroup]) -> ToolResult<()> {
+    if whole.is_empty() {
+        return Ok(());
+    }
+    let tabs = b.tabs().await?;
+    let groups = b.groups().await?;
+    for g in whole {
+        let mut members: Vec<&Tab> = tabs.iter().filter(|t| g.tab_ids.contains(&t.id)).collect();
+        members.sort_by_key(|t| (t.window_id, t.index));
+        let Some(first) = members.first() else {
+            continue;
+        };
+        if members.iter().all(|t| t.group_id == g.look.id) {
+            continue;
+        }
+        let ids: Vec<i64> = members.iter().map(|t| t.id).collect();
+        if groups.iter().any(|x| x.id == g.look.id) {
+            b.group_tabs(&ids, Some(g.look.id), None).await?;
+        } else {
+            let id = b.group_tabs(&ids, None, Some(first.window_id)).await?;
+            let look = GroupChange {
+                title: Some(g.look.title.clone()),
+                color: Some(g.look.color),
+                collapsed: Some(g.look.collapsed),
+            };
+            b.update_group(id, &look).await?;
+        }
+    }
+    Ok(())
+}

@@ -2,6 +2,7 @@
 //! discard, duplicate, pin, mute.
 
 use super::args::*;
+use super::groups::{keep_whole, whole_groups, WholeGroup};
 use super::*;
 use crate::tab_state::NewTab;
 use crate::text::page_key;
@@ -202,8 +203,9 @@ pub async fn move_tabs<B: Browser>(b: &B, a: MoveTabsArgs) -> ToolResult<ToolOut
     }
     let groups = b.groups().await?;
     let placements = placements(&moving, &groups);
+    let whole = whole_groups(&all, &moving, &groups);
     if new_window {
-        return move_to_new_window(b, &moving, placements).await;
+        return move_to_new_window(b, &moving, placements, &whole).await;
     }
     // Moving every tab out of a window closes it (merging windows); undo
     // opens it again.
@@ -219,6 +221,9 @@ pub async fn move_tabs<B: Browser>(b: &B, a: MoveTabsArgs) -> ToolResult<ToolOut
         if let Err(e) = b.move_tab(tab_id, window_id, index).await {
             return Err(put_back(b, undo, e.into()).await);
         }
+    }
+    if let Err(e) = keep_whole(b, &whole).await {
+        return Err(put_back(b, undo, e).await);
     }
     let tabs = reread(b, &ids_of(&moving)).await?;
     let mut result = json!({ "tabs": tabs });
@@ -338,6 +343,7 @@ async fn move_to_new_window<B: Browser>(
     b: &B,
     moving: &[Tab],
     placements: Vec<Placement>,
+    whole: &[WholeGroup],
 ) -> ToolResult<ToolOutput> {
     let (first, rest) = moving
         .split_first()
@@ -351,6 +357,9 @@ async fn move_to_new_window<B: Browser>(
         if let Err(e) = b.move_tab(t.id, Some(window_id), -1).await {
             return Err(put_back(b, undo, e.into()).await);
         }
+    }
+    if let Err(e) = keep_whole(b, whole).await {
+        return Err(put_back(b, undo, e).await);
     }
     let tabs = reread(b, &ids_of(moving)).await?;
     Ok(ToolOutput::with_undo(

@@ -1,9 +1,10 @@
 //! Moving tabs within a window or to another one.
 
 use super::{capitalized, not_found, one_tab, tabs_said, target_ids, title, Refusal, Step};
-use crate::interpret::parse::{Destination, Target};
+use crate::interpret::parse::{Destination, Selector, Target};
 use crate::interpret::resolve::{no_window, View};
 use crate::log::Call;
+use crate::tab_state::Tab;
 use crate::tools::args::MoveTabsArgs;
 use crate::tools::tabs::{emptied_windows, EMPTYING_INTO_NEW_WINDOW};
 use crate::tools::ToolCall;
@@ -43,10 +44,10 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
                 return Ok(step);
             }
             step.reply = match others.len() {
-                1 => format!("Moved {} to the other window.", tabs_said(view, &ids)),
+                1 => format!("Moved {} to the other window.", moved_said(view, &ids)),
                 _ => format!(
                     "Moved {} to window {}.",
-                    tabs_said(view, &ids),
+                    moved_said(view, &ids),
                     view.window_number(w).unwrap_or(0)
                 ),
             };
@@ -54,7 +55,7 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
         }
         Destination::NewWindow => {
             refuse_emptying(view, &r.ids)?;
-            step.reply = format!("Moved {} to a new window.", tabs_said(view, &r.ids));
+            step.reply = format!("Moved {} to a new window.", moved_said(view, &r.ids));
             step.calls.push(Call::move_tabs(MoveTabsArgs {
                 tab_ids: r.ids.clone(),
                 index: None,
@@ -70,7 +71,7 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
                 step.reply = there_already(view, &r.ids, view.focused_window, "this window");
                 return Ok(step);
             }
-            step.reply = format!("Moved {} to this window.", tabs_said(view, &ids));
+            step.reply = format!("Moved {} to this window.", moved_said(view, &ids));
             (Some(view.focused_window), -1)
         }
         Destination::Window(n) => {
@@ -82,21 +83,21 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
                 step.reply = there_already(view, &r.ids, w, &format!("window {n}"));
                 return Ok(step);
             }
-            step.reply = format!("Moved {} to window {n}.", tabs_said(view, &ids));
+            step.reply = format!("Moved {} to window {n}.", moved_said(view, &ids));
             (Some(w), -1)
         }
         Destination::Start => {
-            step.reply = format!("Moved {} to the start.", tabs_said(view, &r.ids));
+            step.reply = format!("Moved {} to the start.", moved_said(view, &r.ids));
             (None, 0)
         }
         Destination::End => {
-            step.reply = format!("Moved {} to the end.", tabs_said(view, &r.ids));
+            step.reply = format!("Moved {} to the end.", moved_said(view, &r.ids));
             (None, -1)
         }
         Destination::Left if first.index == 0 => {
             step.reply = format!(
                 "{} is first already.",
-                capitalized(&tabs_said(view, &r.ids))
+                capitalized(&moved_said(view, &r.ids))
             );
             return Ok(step);
         }
@@ -109,15 +110,18 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
                         .filter(|t| t.window_id == first.window_id)
                         .count() as i64 =>
         {
-            step.reply = format!("{} is last already.", capitalized(&tabs_said(view, &r.ids)));
+            step.reply = format!(
+                "{} is last already.",
+                capitalized(&moved_said(view, &r.ids))
+            );
             return Ok(step);
         }
         Destination::Left => {
-            step.reply = format!("Moved {} left.", tabs_said(view, &r.ids));
+            step.reply = format!("Moved {} left.", moved_said(view, &r.ids));
             (None, (first.index - 1).max(0))
         }
         Destination::Right => {
-            step.reply = format!("Moved {} right.", tabs_said(view, &r.ids));
+            step.reply = format!("Moved {} right.", moved_said(view, &r.ids));
             (None, first.index + 1)
         }
         Destination::Beside { tab, after } => {
@@ -128,6 +132,7 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
             let beside = view
                 .tab(reference)
                 .ok_or_else(|| not_found("No tab matches that."))?;
+            let beside = group_edge(view, beside, &r.ids, *after, group_said(tab));
             // tabs.move's index is where the tab ends up: the moving tabs
             // to the left of the reference, in its window, leave a gap.
             let leaving_before = r
@@ -145,14 +150,20 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
                 // Firefox keeps pinned tabs in front.
                 format!(
                     "Moved {} right after the pinned tabs.",
-                    tabs_said(view, &r.ids)
+                    moved_said(view, &r.ids)
                 )
             } else {
+                // Past a whole group: named as the group.
+                let place = match state.groups.iter().find(|g| g.id == beside.group_id) {
+                    Some(g) if beside.id != reference || group_said(tab) => {
+                        format!("the '{}' group", g.title)
+                    }
+                    _ => format!("'{}'", super::title(view, reference)),
+                };
                 format!(
-                    "Moved {} {} '{}'.",
-                    tabs_said(view, &r.ids),
+                    "Moved {} {} {place}.",
+                    moved_said(view, &r.ids),
                     if *after { "after" } else { "before" },
-                    super::title(view, reference)
                 )
             };
             let elsewhere = r
@@ -163,7 +174,7 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
             (elsewhere.then_some(beside.window_id), index)
         }
         Destination::Position(n) => {
-            step.reply = format!("Moved {} to position {n}.", tabs_said(view, &r.ids));
+            step.reply = format!("Moved {} to position {n}.", moved_said(view, &r.ids));
             (None, (n - 1).max(0))
         }
         Destination::Together => return together(view, &r.ids, &r.label),
@@ -190,6 +201,66 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
     }));
     step.touched = ids;
     Ok(step)
+}
+
+/// The tabs a move takes: a whole group by its name.
+fn moved_said(view: &View, ids: &[i64]) -> String {
+    let tabs = &view.state.tabs;
+    let group = ids.first().and_then(|id| view.tab(*id)).map(|t| t.group_id);
+    let whole = group.filter(|g| {
+        ids.len() > 1
+            && tabs
+                .iter()
+                .filter(|t| ids.contains(&t.id) || t.group_id == *g)
+                .all(|t| t.group_id == *g && ids.contains(&t.id))
+    });
+    match whole.and_then(|g| view.state.groups.iter().find(|x| x.id == g)) {
+        Some(g) => format!("the '{}' group", g.title),
+        None => tabs_said(view, ids),
+    }
+}
+
+/// "the docs group" as a place, said so.
+fn group_said(reference: &Target) -> bool {
+    matches!(reference.selector, Selector::InGroup(_))
+}
+
+/// Where tabs go beside `reference` when it is in a group: past the whole
+/// group when the group was said ("after the docs group") or when a whole
+/// group moves (groups do not nest, and a group dropped inside another
+/// would join it); otherwise beside the tab itself, joining its group as
+/// in Firefox.
+fn group_edge<'a>(
+    view: &View<'a>,
+    reference: &'a Tab,
+    moving: &[i64],
+    after: bool,
+    group_said: bool,
+) -> &'a Tab {
+    if !reference.is_grouped() {
+        return reference;
+    }
+    let tabs = &view.state.tabs;
+    let whole_group_moves = moving.iter().filter_map(|id| view.tab(*id)).any(|t| {
+        t.is_grouped()
+            && t.group_id != reference.group_id
+            && tabs
+                .iter()
+                .filter(|u| u.group_id == t.group_id)
+                .all(|u| moving.contains(&u.id))
+    });
+    if !group_said && !whole_group_moves {
+        return reference;
+    }
+    let members = tabs
+        .iter()
+        .filter(|t| t.window_id == reference.window_id && t.group_id == reference.group_id);
+    let edge = if after {
+        members.max_by_key(|t| t.index)
+    } else {
+        members.min_by_key(|t| t.index)
+    };
+    edge.unwrap_or(reference)
 }
 
 /// Why none of the tabs moves into window `to`: they are there, or of the
