@@ -2,7 +2,7 @@
 //! collapsing and expanding, ungrouping.
 
 use super::intent::{GroupWhich, Intent, Scope, Target};
-use super::target::target;
+use super::target::{target, target_or_active};
 use super::words::*;
 use super::Parsed;
 
@@ -360,8 +360,12 @@ fn groups(w: Words) -> Option<Intent> {
             } else {
                 target(what)
             };
-            // "put this in the docs group": an existing group, by name.
-            let existing = !dest[..g].iter().any(|x| x == "a" || x == "new") && name.is_none();
+            // "put this in the docs group": an existing group, by name;
+            // not "in its own group", "in a separate group".
+            let existing = !dest[..g]
+                .iter()
+                .any(|x| ["a", "new", "own", "separate"].contains(&x.as_str()))
+                && name.is_none();
             if existing {
                 let which = group_which(&dest[..g]);
                 return Some(Intent::Group {
@@ -377,6 +381,23 @@ fn groups(w: Words) -> Option<Intent> {
                 target,
                 name,
                 color: color_word,
+            });
+        }
+    }
+    // "give this tab its own group", "give the youtube tabs a group".
+    if let Some(rest) = verb(w, &[&["give"]]) {
+        let own = [
+            &["its", "own", "group"][..],
+            &["their", "own", "group"],
+            &["a", "group"],
+        ]
+        .iter()
+        .find_map(|e| ends(rest, e));
+        if let Some(what) = own {
+            return Some(Intent::Group {
+                target: target_or_active(what),
+                name: None,
+                color: None,
             });
         }
     }

@@ -46,6 +46,45 @@ pub fn group(
             .iter()
             .find(|g| g.title.eq_ignore_ascii_case(n))
     });
+    let joined = name.is_none().then(|| joining(view, &ids)).flatten();
+    let (existing, ids) = match joined {
+        Some((g, loose)) if loose.is_empty() => (Some(g), ids),
+        Some((g, loose)) => (Some(g), loose),
+        None => (existing, ids),
+    };
+    // "group the news tabs", "put the hacker news tab in the news group",
+    // all of them in that group already.
+    if let Some(g) = existing.filter(|g| {
+        color.is_none()
+            && ids
+                .iter()
+                .all(|id| view.tab(*id).is_some_and(|t| t.group_id == g.id))
+    }) {
+        step.reply = format!(
+            "{} {} {} already.",
+            capitalized(&super::tabs_said(view, &ids)),
+            if ids.len() == 1 { "is in" } else { "are in" },
+            group_said(g)
+        );
+        return Ok(step);
+    }
+    // Of those, only the tabs not in it yet join it (a tab added again
+    // would move to the group's end).
+    let ids = match existing {
+        Some(g) => {
+            let joining: Vec<i64> = ids
+                .iter()
+                .copied()
+                .filter(|id| view.tab(*id).is_some_and(|t| t.group_id != g.id))
+                .collect();
+            if joining.is_empty() {
+                ids
+            } else {
+                joining
+            }
+        }
+        None => ids,
+    };
     match existing {
         Some(g) => {
             step.calls.push(Call::group_tabs(GroupTabsArgs {
@@ -101,6 +140,35 @@ pub fn group(
     }
     step.touched = ids;
     Ok(step)
+}
+
+/// "group this tab with the news tabs": when the tabs are a whole group
+/// and tabs in no group, the group those join (a new one would take the
+/// group's tabs out of it); with those tabs, none when the tabs are the
+/// group.
+fn joining<'a>(view: &View<'a>, ids: &[i64]) -> Option<(&'a Group, Vec<i64>)> {
+    let tabs: Vec<&Tab> = ids.iter().filter_map(|id| view.tab(*id)).collect();
+    let mut groups: Vec<i64> = tabs
+        .iter()
+        .filter(|t| t.is_grouped())
+        .map(|t| t.group_id)
+        .collect();
+    groups.sort_unstable();
+    groups.dedup();
+    let [group] = groups[..] else { return None };
+    let whole = view
+        .state
+        .tabs
+        .iter()
+        .filter(|t| t.group_id == group)
+        .all(|t| ids.contains(&t.id));
+    let loose: Vec<i64> = tabs
+        .iter()
+        .filter(|t| !t.is_grouped())
+        .map(|t| t.id)
+        .collect();
+    let g = view.state.groups.iter().find(|g| g.id == group)?;
+    whole.then_some((g, loose))
 }
 
 /// A new group of tabs from several windows is made in each of them
