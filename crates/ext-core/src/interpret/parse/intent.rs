@@ -162,6 +162,10 @@ pub enum Destination {
     },
     /// "together", "next to each other": after the first of them.
     Together,
+    /// "swap gmail and slack", "swap this tab with the next one": the
+    /// moving tab and this one trade places; none: the target is both
+    /// ("swap these two tabs").
+    SwapWith(Option<Box<Target>>),
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -32,6 +32,9 @@ pub fn parse(w: Words) -> Parsed {
 }
 
 fn move_tabs(w: Words) -> Option<Intent> {
+    if let Some(intent) = swap(w) {
+        return Some(intent);
+    }
     // "merge all windows", "combine the windows": every tab to this one.
     let merge = verb(w, &[&["merge"], &["combine"], &["consolidate"]]);
     if merge.is_some_and(|rest| mentions(rest, &["windows"])) {
@@ -124,6 +127,63 @@ fn move_tabs(w: Words) -> Option<Intent> {
         }
     }
     None
+}
+
+/// "swap gmail and slack", "swap this tab with the next one", "switch
+/// the places of jira and confluence", "swap these two tabs": two tabs
+/// trade places.
+fn swap(w: Words) -> Option<Intent> {
+    let rest = verb(
+        w,
+        &[
+            &["swap"],
+            &["exchange"],
+            &["switch", "places", "of"],
+            &["switch", "the", "places", "of"],
+            &["switch", "the", "positions", "of"],
+            &["trade", "places", "of"],
+        ],
+    )?;
+    let rest = starts(rest, &["places", "of"])
+        .or_else(|| starts(rest, &["the", "places", "of"]))
+        .or_else(|| starts(rest, &["the", "positions", "of"]))
+        .or_else(|| starts(rest, &["positions", "of"]))
+        .unwrap_or(rest);
+    let rest = ends(rest, &["around"]).unwrap_or(rest);
+    // "swap these two tabs", "swap the two youtube tabs": both in one.
+    let two = |x: &String| x == "two" || x == "2" || x == "both";
+    if let Some(i) = rest.iter().position(|x| x == "with").or_else(|| {
+        rest.iter()
+            .position(|x| x == "and")
+            .filter(|_| !rest.iter().any(two))
+    }) {
+        let (first, second) = (&rest[..i], &rest[i + 1..]);
+        if first.is_empty() || second.is_empty() {
+            return None;
+        }
+        let mut other = target(second);
+        other.singular = true;
+        let mut moving = target_or_active(first);
+        moving.singular = true;
+        return Some(Intent::Move(
+            moving,
+            Destination::SwapWith(Some(Box::new(other))),
+        ));
+    }
+    // "swap tabs", "swap them": the two selected, if two are.
+    let selected = all_in(rest, &["the", "tabs", "these", "them", "those"]);
+    let both = if selected {
+        Target::of(Selector::Highlighted { all: false })
+    } else {
+        rest.iter().any(two).then(|| target(rest))?
+    };
+    Some(Intent::Move(
+        Target {
+            count: Some(2),
+            ..both
+        },
+        Destination::SwapWith(None),
+    ))
 }
 
 /// "move the reddit tabs together", "put the youtube tabs next to each

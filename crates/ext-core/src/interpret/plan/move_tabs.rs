@@ -1,6 +1,8 @@
 //! Moving tabs within a window or to another one.
 
-use super::{capitalized, not_found, one_tab, tabs_said, target_ids, title, Refusal, Step};
+use super::{
+    capitalized, not_found, one_tab, refused, tabs_said, target_ids, title, Refusal, Step,
+};
 use crate::interpret::parse::{Destination, Selector, Target};
 use crate::interpret::resolve::{no_window, View};
 use crate::log::Call;
@@ -178,6 +180,7 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
             (None, (n - 1).max(0))
         }
         Destination::Together => return together(view, &r.ids, &r.label),
+        Destination::SwapWith(other) => return swap(view, target, other.as_deref()),
     };
     // A window left with no tab closes ("merge all windows"): say so.
     let closing = window_id.map_or(0, |to| emptied_windows(&state.tabs, &ids, Some(to)).len());
@@ -317,6 +320,77 @@ fn together(view: &View, ids: &[i64], label: &str) -> Result<Step, Refusal> {
             new_window: None,
         })],
         touched: ids.to_vec(),
+        ..Step::default()
+    })
+}
+
+/// "swap gmail and slack": the two tabs trade places, in one window or
+/// between two.
+fn swap(view: &View, target: &Target, other: Option<&Target>) -> Result<Step, Refusal> {
+    let (a, b) = match other {
+        Some(other) => (one_tab(view, target, true)?, one_tab(view, other, true)?),
+        None => match target_ids(view, target)?.ids[..] {
+            [a, b] => (a, b),
+            _ => {
+                return Err(Refusal::invalid(
+                    "Say which two tabs to swap: 'swap gmail and slack'.",
+                ))
+            }
+        },
+    };
+    let (Some(ta), Some(tb)) = (view.tab(a), view.tab(b)) else {
+        return Err(not_found("No tab matches that."));
+    };
+    if a == b {
+        return Err(Refusal::invalid("Those are the same tab."));
+    }
+    if ta.pinned != tb.pinned {
+        return Err(refused(
+            "Firefox keeps pinned tabs in front: a pinned tab and another can't trade places.",
+        ));
+    }
+    let alone = |t: &Tab| {
+        !view
+            .state
+            .tabs
+            .iter()
+            .any(|u| u.window_id == t.window_id && u.id != t.id)
+    };
+    let calls = if ta.window_id == tb.window_id {
+        // The left one goes right after the other (its index counts the
+        // tabs that stay), then the other where the left one was.
+        let (left, right) = if ta.index < tb.index {
+            (ta, tb)
+        } else {
+            (tb, ta)
+        };
+        vec![(left.id, None, right.index), (right.id, None, left.index)]
+    } else if alone(ta) && alone(tb) {
+        return Err(refused(
+            "Each of those tabs is alone in its window: there is nothing to swap.",
+        ));
+    } else {
+        // A tab alone in its window goes last: its window would close.
+        let (first, second) = if alone(ta) { (tb, ta) } else { (ta, tb) };
+        vec![
+            (first.id, Some(second.window_id), second.index),
+            (second.id, Some(first.window_id), first.index),
+        ]
+    };
+    Ok(Step {
+        reply: format!("Swapped '{}' and '{}'.", title(view, a), title(view, b)),
+        calls: calls
+            .into_iter()
+            .map(|(id, window_id, index)| {
+                Call::move_tabs(MoveTabsArgs {
+                    tab_ids: vec![id],
+                    index: Some(index),
+                    window_id,
+                    new_window: None,
+                })
+            })
+            .collect(),
+        touched: vec![a, b],
         ..Step::default()
     })
 }
