@@ -125,14 +125,17 @@ fn bookmarks(w: Words) -> Option<Intent> {
     if let Some(asked) = is_bookmarked(w) {
         return Some(asked);
     }
-    let mentions = w.iter().any(|x| x == "bookmark" || x == "bookmarks");
+    let mentions = w
+        .iter()
+        .any(|x| ["bookmark", "bookmarks", "favorites", "favourites"].contains(&x.as_str()));
     if let Some(rest) = verb(w, OPEN).or_else(|| verb(w, &[&["go", "to"], &["switch", "to"]])) {
         if let Some(open) = open_bookmarks(rest) {
             return Some(open);
         }
     }
-    // "save this page for later", "save it for later": a bookmark.
-    let later = w[0] == "save" && ends(w, &["for", "later"]).is_some();
+    // "save this page for later", "save it for later", "save all tabs",
+    // "save them": a bookmark (an add-on cannot save a page to disk).
+    let later = w[0] == "save" && (ends(w, &["for", "later"]).is_some() || says_tabs(&w[1..]));
     if !mentions && !later && !["star", "favorite", "favourite"].contains(&w[0].as_str()) {
         return None;
     }
@@ -219,6 +222,8 @@ fn bookmarks(w: Words) -> Option<Intent> {
                         "named",
                         "new",
                         "your",
+                        "favorites",
+                        "favourites",
                     ]
                     .contains(&x.as_str())
                 })
@@ -233,6 +238,18 @@ fn bookmarks(w: Words) -> Option<Intent> {
         target(&what)
     };
     Some(Intent::Bookmark { target, folder })
+}
+
+/// "this page", "all tabs", "them", "the youtube tabs": what "save" can
+/// be said of to mean a bookmark.
+fn says_tabs(rest: Words) -> bool {
+    const TABS: &[&str] = &[
+        "tab", "tabs", "page", "pages", "them", "it", "this", "these",
+    ];
+    let rest = ends(rest, &["first"]).unwrap_or(rest);
+    rest.first().is_some_and(|x| {
+        TABS.contains(&x.as_str()) || x == "all" || x == "every" || x == "the" || x == "my"
+    }) && rest.iter().any(|x| TABS.contains(&x.as_str()))
 }
 
 /// Splits "all tabs in this window into Reading" at each "in/to/under/as"

@@ -122,6 +122,8 @@ fn starts_with_verb(w: Words) -> bool {
 
 /// Words that end a compound's first clause when the next clause starts with a verb.
 const JOINERS: &[&[&str]] = &[
+    &[",", "but"],
+    &["but"],
     &[",", "and", "then"],
     &[",", "then"],
     &[",", "and"],
@@ -193,6 +195,27 @@ fn keep_then_the_rest(keep: &[String], then: &[String]) -> Option<Vec<String>> {
     )
 }
 
+/// "close the youtube tabs and bookmark them", "close all tabs but save
+/// them first": the tabs are bookmarked first, then closed (once closed,
+/// "them" is no tab).
+fn bookmark_before_closing(clauses: &mut [Vec<String>]) {
+    for i in 1..clauses.len() {
+        let (before, after) = clauses.split_at_mut(i);
+        let (close, keep) = (&mut before[i - 1], &mut after[0]);
+        let bookmark = verb(keep, &[&["bookmark"], &["save"], &["star"]]).is_some_and(|rest| {
+            let rest = ends(rest, &["first"]).unwrap_or(rest);
+            let rest = ends(rest, &["before"]).unwrap_or(rest);
+            is(rest, &["them"]) || is(rest, &["it"]) || is(rest, &["those"])
+        });
+        let closed = verb(close, &[&["close"], &["kill"], &["shut"]]);
+        if let (true, Some(what)) = (bookmark, closed) {
+            let (verb_word, what) = ("bookmark".to_string(), what.to_vec());
+            *keep = vec![close[0].clone(), "them".into()];
+            *close = std::iter::once(verb_word).chain(what).collect();
+        }
+    }
+}
+
 /// Splits "close youtube and mute the rest" into its clauses.
 pub fn clauses(words: &[String]) -> Vec<Vec<String>> {
     // "yes, close them" answers a question; it is not two commands.
@@ -247,6 +270,7 @@ pub fn clauses(words: &[String]) -> Vec<Vec<String>> {
             None => kept.push(clause),
         }
     }
+    bookmark_before_closing(&mut kept);
     kept.iter()
         .map(|c| as_and(c))
         .flat_map(|c| open::each_site(&c).unwrap_or_else(|| vec![c]))

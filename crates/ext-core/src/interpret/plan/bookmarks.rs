@@ -29,7 +29,7 @@ pub fn bookmark(view: &View, target: &Target, folder: Option<&str>) -> Result<St
             ..Default::default()
         }),
         reply,
-        vec![],
+        vec![id],
     ))
 }
 
