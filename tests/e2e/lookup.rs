@@ -52,8 +52,8 @@ fn ask(env: &Env, text: &str) -> serde_json::Value {
     env.ff.command(text).expect("the background answers")
 }
 
-/// "show my recent bookmarks", "is this page bookmarked", and "open all
-/// my marsupials bookmarks":
+/// "how many bookmarks do I have", "show my recent bookmarks", "is this
+/// page bookmarked", and "open all my marsupials bookmarks":
 /// Firefox's bookmark search does not look in folder names, so the
 /// snapshot reads the folder itself.
 #[test]
@@ -61,6 +61,19 @@ fn recent_and_asked_for_bookmarks_and_a_folder_opened_whole_then_undone() {
     let env = start();
     let titles = ["Wombat burrows", "Quokka facts", "Koala diet"];
     let ids = env.open(&titles);
+    // "how many bookmarks do I have": the whole tree counted (a new
+    // profile has a few of Firefox's own).
+    let count = |env: &Env| -> u64 {
+        let r = ask(env, "how many bookmarks do I have");
+        let reply = r["reply"].as_str().unwrap_or_default().to_string();
+        let n = reply
+            .split_whitespace()
+            .find_map(|w| w.parse().ok())
+            .unwrap_or(0);
+        assert!(reply.contains("bookmark"), "{r}");
+        n
+    };
+    let before = count(&env);
     for id in &ids {
         env.ok(
             "create_bookmark",
@@ -81,6 +94,9 @@ fn recent_and_asked_for_bookmarks_and_a_folder_opened_whole_then_undone() {
         ["Koala diet", "Quokka facts", "Wombat burrows"],
         "{recent}"
     );
+    assert_eq!(count(&env), before + 3);
+    let r = ask(&env, "how many bookmarks are in my marsupials folder");
+    assert_eq!(r["reply"], "You have 3 bookmarks in 'Marsupials'.", "{r}");
     let r = ask(&env, "show my recent bookmarks");
     assert!(r["reply"].as_str().unwrap().contains("'Koala diet'"), "{r}");
 

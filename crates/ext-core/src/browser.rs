@@ -87,6 +87,8 @@ pub trait Browser {
     /// (case-insensitive), not in their subfolders. Folder titles are not
     /// searched by `search_bookmarks` ("open my cooking bookmarks").
     async fn bookmarks_in_folders(&self, titles: &[String]) -> BrowserResult<Vec<Bookmark>>;
+    /// How many bookmarks there are (folders and separators not counted).
+    async fn bookmark_count(&self) -> BrowserResult<usize>;
     /// The id of a bookmark folder with this title (case-insensitive).
     async fn find_bookmark_folder(&self, title: &str) -> BrowserResult<Option<String>>;
     async fn create_bookmark_folder(&self, title: &str) -> BrowserResult<String>;

@@ -242,6 +242,9 @@ impl<B: Browser> Browser for Scoped<'_, B> {
     async fn bookmarks_in_folders(&self, titles: &[String]) -> BrowserResult<Vec<Bookmark>> {
         self.inner.bookmarks_in_folders(titles).await
     }
+    async fn bookmark_count(&self) -> BrowserResult<usize> {
+        self.inner.bookmark_count().await
+    }
     async fn find_bookmark_folder(&self, title: &str) -> BrowserResult<Option<String>> {
         self.inner.find_bookmark_folder(title).await
     }

@@ -162,6 +162,10 @@ pub struct State {
     /// since: what a bare "resume" plays (Firefox does not tell).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub paused_media: Vec<i64>,
+    /// How many bookmarks there are, read for "how many bookmarks do I
+    /// have" (`bookmarks` holds only those a command is about).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bookmark_count: Option<usize>,
 }
 
 /// What `create_tab` asks of the browser.

@@ -513,6 +513,9 @@ impl<B: Browser, S: Storage> Background<B, S> {
             let found = b.bookmarks_in_folders(&wanted.folders).await;
             add_bookmarks(&mut state, found.unwrap_or_default());
         }
+        if wanted.count {
+            state.bookmark_count = b.bookmark_count().await.ok();
+        }
         Ok(state)
     }
 

@@ -147,6 +147,8 @@ pub struct BookmarksWanted {
     pub folders: Vec<String>,
     /// Addresses of the tabs asked about ("is this page bookmarked").
     pub pages: Vec<String>,
+    /// How many bookmarks there are ("how many bookmarks do I have").
+    pub count: bool,
 }
 
 pub fn bookmarks_wanted(text: &str, state: &State) -> BookmarksWanted {
@@ -163,6 +165,8 @@ pub fn bookmarks_wanted(text: &str, state: &State) -> BookmarksWanted {
                 }
                 wanted.words.extend(words);
             }
+            Ok(Intent::CountBookmarks { folder: None }) => wanted.count = true,
+            Ok(Intent::CountBookmarks { folder: Some(f) }) => wanted.folders.push(f.join(" ")),
             Ok(Intent::IsBookmarked(target)) => {
                 let ids = resolve::resolve(&view, &target)
                     .map(|r| r.ids)

@@ -561,6 +561,10 @@ impl Browser for MemoryBrowser {
             .collect())
     }
 
+    async fn bookmark_count(&self) -> BrowserResult<usize> {
+        Ok(self.state.borrow().bookmarks.len())
+    }
+
     async fn find_bookmark_folder(&self, title: &str) -> BrowserResult<Option<String>> {
         let s = self.state.borrow();
         let exists = s

@@ -465,6 +465,14 @@ impl Browser for FirefoxBrowser {
         Ok(found)
     }
 
+    async fn bookmark_count(&self) -> BrowserResult<usize> {
+        fn count(node: &BookmarkNode) -> usize {
+            usize::from(node.url.is_some()) + node.children.iter().map(count).sum::<usize>()
+        }
+        let roots: Vec<BookmarkNode> = call(bookmarks_get_tree()).await?;
+        Ok(roots.iter().map(count).sum())
+    }
+
     async fn find_bookmark_folder(&self, title: &str) -> BrowserResult<Option<String>> {
         let nodes: Vec<BookmarkNode> =
             call(bookmarks_search(&js(json!({ "title": title })))).await?;

@@ -292,6 +292,11 @@ pub enum Intent {
     },
     /// "how many tabs", "how many youtube tabs are open in this window".
     Count(Target),
+    /// "how many bookmarks do I have", "how many bookmarks are in my
+    /// cooking folder" (the folder's title words).
+    CountBookmarks {
+        folder: Option<Vec<String>>,
+    },
     CountWindows,
     /// "which window has the most tabs" (`most`), "… the fewest".
     BusiestWindow {

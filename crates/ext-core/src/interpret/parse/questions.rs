@@ -334,6 +334,22 @@ fn count(w: Words) -> Option<Intent> {
     if !tabs && mentions(rest, &["group", "groups"]) {
         return Some(Intent::ListGroups);
     }
+    // "how many bookmarks do I have", "how many bookmarks are in my
+    // cooking folder".
+    if !tabs && mentions(rest, &["bookmark", "bookmarks"]) {
+        let folder = rest
+            .iter()
+            .position(|x| x == "in" || x == "under")
+            .map(|at| {
+                strip_articles(&rest[at + 1..])
+                    .iter()
+                    .filter(|x| !["my", "folder", "the"].contains(&x.as_str()))
+                    .cloned()
+                    .collect::<Vec<String>>()
+            })
+            .filter(|f| !f.is_empty());
+        return Some(Intent::CountBookmarks { folder });
+    }
     tabs.then(|| Intent::Count(question_target(rest)))
 }
 

@@ -130,6 +130,39 @@ pub fn is_bookmarked(view: &View, target: &Target) -> Result<Step, Refusal> {
     })
 }
 
+/// "how many bookmarks do I have": the count the snapshot read; "how
+/// many bookmarks are in my cooking folder": those right in it.
+pub fn count_bookmarks(view: &View, folder: Option<&[String]>) -> Step {
+    let reply = match folder {
+        Some(words) => {
+            let title = words.join(" ");
+            let inside: Vec<&Bookmark> = view
+                .state
+                .bookmarks
+                .iter()
+                .filter(|b| b.folder.eq_ignore_ascii_case(&title))
+                .collect();
+            match inside.first() {
+                None => format!("No bookmark folder called '{title}' has bookmarks in it."),
+                Some(b) => format!(
+                    "You have {} in '{}'.",
+                    plural(inside.len(), "bookmark"),
+                    b.folder
+                ),
+            }
+        }
+        None => match view.state.bookmark_count {
+            Some(0) => "You have no bookmarks.".to_string(),
+            Some(n) => format!("You have {}.", plural(n, "bookmark")),
+            None => "Firefox did not say how many bookmarks you have.".to_string(),
+        },
+    };
+    Step {
+        reply,
+        ..Step::default()
+    }
+}
+
 /// "open my candle docs bookmark": the best match. "open my cooking
 /// bookmarks", "open the cooking folder" (`all`): every match a tab can
 /// show, each address once, the first in front, as Firefox's "Open All in

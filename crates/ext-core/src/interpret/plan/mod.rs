@@ -260,6 +260,9 @@ pub fn plan_intent(intent: &Intent, view: &View, options: &Options) -> Result<St
         }
         Intent::Count(target) => questions::count(view, target),
         Intent::CountWindows => Ok(questions::count_windows(view)),
+        Intent::CountBookmarks { folder } => {
+            Ok(bookmarks::count_bookmarks(view, folder.as_deref()))
+        }
         Intent::WhichWindow(target) => questions::which_window(view, target),
         Intent::WhichGroup(target) => questions::which_group(view, target),
         Intent::BusiestWindow { most } => Ok(questions::busiest_window(view, *most)),
