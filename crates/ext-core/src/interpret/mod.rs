@@ -158,6 +158,11 @@ pub fn bookmarks_wanted(text: &str, state: &State) -> BookmarksWanted {
     for c in parse::clauses(&words) {
         match parse::parse(&c) {
             Ok(Intent::Open(w)) => wanted.words.extend(w),
+            Ok(Intent::OpenBeside { open, .. }) => {
+                if let Intent::Open(w) = *open {
+                    wanted.words.extend(w);
+                }
+            }
             Ok(Intent::OpenBookmark { words, .. }) => {
                 wanted.folders.push(words.join(" "));
                 if words.len() > 1 {

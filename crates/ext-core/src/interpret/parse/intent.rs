@@ -218,6 +218,12 @@ pub enum Intent {
     /// "open gmail": switch to it if open, else open the site.
     Open(Vec<String>),
     OpenUrl(String),
+    /// "open bbc.com next to this one", "open a new tab beside jira": what
+    /// `open` opens, in a new tab right after a tab.
+    OpenBeside {
+        open: Box<Intent>,
+        beside: Target,
+    },
     /// "open reddit in a new tab", "open netflix in the background", "open
     /// gmail in a new window": the site, address, bookmark or tab's page in
     /// a fresh tab, even if one is open.

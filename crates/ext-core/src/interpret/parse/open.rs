@@ -33,6 +33,9 @@ pub const OPEN: &[&[&str]] = &[
 ];
 
 fn open(w: Words) -> Option<Intent> {
+    if let Some(intent) = open_beside(w) {
+        return Some(intent);
+    }
     // Open: a URL, a site, a tab.
     if let Some(rest) = verb(w, OPEN) {
         if let Some(intent) = this_elsewhere(rest) {
@@ -100,6 +103,48 @@ fn open(w: Words) -> Option<Intent> {
         return Some(Intent::Open(words));
     }
     None
+}
+
+/// "open bbc.com next to this one", "open a new tab beside jira", "open
+/// gmail right next to slack": a new tab there. "open the tab next to
+/// jira" is that tab.
+fn open_beside(w: Words) -> Option<Intent> {
+    let rest = verb(w, OPEN)?;
+    let (at, len) = rest
+        .iter()
+        .enumerate()
+        .find_map(|(i, x)| match x.as_str() {
+            "beside" => Some((i, 1)),
+            "next" if rest.get(i + 1).is_some_and(|y| y == "to") => Some((i, 2)),
+            _ => None,
+        })?;
+    let what = &rest[..at];
+    let what = ends(what, &["right"]).unwrap_or(what);
+    let reference = &rest[at + len..];
+    if reference.is_empty() {
+        return None;
+    }
+    if all_in(what, &["the", "tab", "one"]) {
+        // "open the tab next to jira": a tab there, switched to.
+        return Some(Intent::Switch(super::target::target(rest)));
+    }
+    let said: Vec<String> = std::iter::once(w[0].clone())
+        .chain(what.iter().cloned())
+        .collect();
+    let opened = super::parse(&said).ok()?;
+    let fresh = matches!(
+        opened,
+        Intent::Open(_)
+            | Intent::OpenUrl(_)
+            | Intent::OpenNew { window: false, .. }
+            | Intent::NewTab
+    );
+    let mut beside = super::target::target(reference);
+    beside.singular = true;
+    fresh.then(|| Intent::OpenBeside {
+        open: Box::new(opened),
+        beside,
+    })
 }
 
 /// "open this in a new window": the tab in front moves to one, as

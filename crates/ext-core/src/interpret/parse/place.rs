@@ -9,9 +9,24 @@ use super::target::target;
 /// "everything to the right of figma", "the tab left of jira": which side
 /// (true for right) of which tab.
 pub(super) fn side_of(w: &[String]) -> Option<(bool, Box<Target>)> {
-    let at = w
-        .windows(2)
-        .position(|p| ["right", "left"].contains(&p[0].as_str()) && p[1] == "of")?;
+    // "the tab next to jira", "the tabs after jira", "the one before
+    // figma": the tab said first.
+    let tab_said = |before: &[String]| {
+        before
+            .iter()
+            .any(|x| ["tab", "tabs", "one", "ones"].contains(&x.as_str()))
+    };
+    let (at, len, right) = w.iter().enumerate().find_map(|(i, x)| {
+        let next = w.get(i + 1).map(String::as_str);
+        match (x.as_str(), next) {
+            ("right", Some("of")) => Some((i, 2, true)),
+            ("left", Some("of")) => Some((i, 2, false)),
+            ("next", Some("to")) if tab_said(&w[..i]) => Some((i, 2, true)),
+            ("after", _) if tab_said(&w[..i]) => Some((i, 1, true)),
+            ("before", _) if tab_said(&w[..i]) => Some((i, 1, false)),
+            _ => None,
+        }
+    })?;
     let before_ok = w[..at].iter().all(|x| {
         [
             "the",
@@ -27,13 +42,13 @@ pub(super) fn side_of(w: &[String]) -> Option<(bool, Box<Target>)> {
         ]
         .contains(&x.as_str())
     });
-    let reference = &w[at + 2..];
+    let reference = &w[at + len..];
     if !before_ok || reference.is_empty() {
         return None;
     }
     let mut tab = target(reference);
     tab.singular = true;
-    Some((w[at] == "right", Box::new(tab)))
+    Some((right, Box::new(tab)))
 }
 
 /// "the tabs to the right", "the tab on the left": which side of the

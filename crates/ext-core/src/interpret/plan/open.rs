@@ -3,9 +3,10 @@
 
 use super::{not_found, one_call, one_tab, title, Refusal, Step};
 use crate::interpret::parse::url_in;
-use crate::interpret::parse::{Destination, Selector, Target};
+use crate::interpret::parse::{Destination, Intent, Selector, Target};
 use crate::interpret::resolve::{match_bookmarks, match_tabs, View};
 use crate::interpret::sites;
+use crate::interpret::Options;
 use crate::log::Call;
 use crate::tab_state::Tab;
 use crate::text::clip;
@@ -166,6 +167,45 @@ pub fn open_new(
 }
 
 /// "open github.com", "open bbc dot co dot uk".
+/// "open bbc.com next to this one": what `open` plans, its new tab placed
+/// right after `beside` (the tab resolved before anything opens, so "this
+/// one" is the tab in front now). A site already open is switched to, as
+/// "open" does, and stays where it is.
+pub fn open_beside(
+    view: &View,
+    open: &Intent,
+    beside: &Target,
+    options: &Options,
+) -> Result<Step, Refusal> {
+    let reference = super::one_tab(view, beside, false)?;
+    let tab = view
+        .tab(reference)
+        .ok_or_else(|| super::not_found("No tab matches that."))?;
+    let mut step = match open {
+        // A blank tab is Firefox's new-tab page, opened as any tab here.
+        Intent::NewTab => super::one_call(
+            Call::create_tab(CreateTabArgs::default()),
+            "Opened a new tab.".into(),
+            vec![],
+        ),
+        other => super::plan_intent(other, view, options)?,
+    };
+    let index = tab.index + 1;
+    let mut placed = false;
+    for call in step.calls.iter_mut().filter(|c| c.tool == "create_tab") {
+        call.args["index"] = index.into();
+        call.args["windowId"] = tab.window_id.into();
+        placed = true;
+    }
+    if placed {
+        let place = format!(" after '{}'", super::title(view, reference));
+        if let Some(stop) = step.reply.rfind('.') {
+            step.reply.insert_str(stop, &place);
+        }
+    }
+    Ok(step)
+}
+
 pub fn open_url(url: &str) -> Result<Step, Refusal> {
     let url = tools::normalize_url(url)?;
     Ok(one_call(
