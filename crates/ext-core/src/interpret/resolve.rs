@@ -176,7 +176,13 @@ pub fn resolve(view: &View, target: &Target) -> Result<Resolved, String> {
             except,
             Selector::Named(_) | Selector::InGroup(_) | Selector::Positions(_)
         );
-        let keep = select(view, except, Scope::Everywhere, strict, false)?.ids;
+        // "the other groups" with the tab in front in none: every group.
+        let no_group_here = matches!(except, Selector::InGroup(w) if w.is_empty())
+            && !view.active().is_some_and(|t| t.is_grouped());
+        let keep = match no_group_here {
+            true => Vec::new(),
+            false => select(view, except, Scope::Everywhere, strict, false)?.ids,
+        };
         let before = r.ids.clone();
         r.ids.retain(|id| !keep.contains(id));
         // "close my other stack overflow tabs" on the only one.

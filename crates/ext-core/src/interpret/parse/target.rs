@@ -341,6 +341,16 @@ fn others_of_a_kind(w: &[String]) -> Option<Target> {
     ];
     let at = w.iter().position(|x| x == "other")?;
     let next = w.get(at + 1)?;
+    // "close the other groups": the tabs of every group but this tab's.
+    if ["groups", "group"].contains(&next.as_str())
+        && all_in(&w[..at], &["the", "all", "my", "of"])
+        && all_in(&w[at + 2..], &["tabs"])
+    {
+        return Some(Target {
+            except: Some(Selector::InGroup(Vec::new())),
+            ..Target::of(Selector::Grouped { grouped: true })
+        });
+    }
     let windows = w.iter().any(|x| x == "window" || x == "windows");
     if windows
         || NOT_A_KIND.contains(&next.as_str())
