@@ -710,6 +710,25 @@ fn passive_listening_ignores_speech_without_the_wake_word_and_the_mic_button_ski
     send(&env, json!({ "type": "voice_stop" }));
 }
 
+/// "stop listening", typed while the voice listens, stops it as a second
+/// press of the mic button would.
+#[test]
+fn stop_listening_typed_stops_the_voice() {
+    let env = start_voice();
+    ready(&env, true);
+    play(&env, "voice_start", "/command-16k.wav", 16000);
+    let status = || send(&env, json!({ "type": "voice_status" }));
+    assert_eq!(status()["listening"], true);
+    let answer = send(&env, json!({ "type": "command", "text": "stop listening" }));
+    assert_eq!(answer["stop_listening"], true, "{answer}");
+    assert!(answer["reply"]
+        .as_str()
+        .unwrap()
+        .starts_with("Stopped listening."));
+    assert_eq!(status()["listening"], false, "{answer}");
+    assert_eq!(badge(&env), "");
+}
+
 /// The installed list as the options page shows it: (name, in use).
 fn shown_models(env: &Env, page: &str) -> Vec<(String, bool)> {
     let shown = on_options(

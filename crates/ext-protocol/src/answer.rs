@@ -86,6 +86,9 @@ pub struct CommandAnswer {
     /// still waits.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_for_us: Option<bool>,
+    /// "stop listening": whoever listens stops (the voice, if on).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stop_listening: Option<bool>,
 }
 
 impl CommandAnswer {

@@ -413,6 +413,16 @@ impl<B: Browser, S: Storage> Background<B, S> {
             (Some(Special::Undo), None) => {
                 return self.undo_newest(plan.undo_times.unwrap_or(1)).await
             }
+            (Some(Special::StopListening), None) => {
+                let reply =
+                    "Stopped listening. Press the mic button or Alt+Shift+L to listen again."
+                        .to_string();
+                self.log_reply(text, &reply, None).await;
+                return CommandAnswer {
+                    stop_listening: Some(true),
+                    ..CommandAnswer::replied(reply)
+                };
+            }
             (Some(Special::LastClosed), None) => {
                 let reply = self.last_closed_reply();
                 self.log_reply(text, &reply, None).await;

@@ -56,6 +56,8 @@ pub enum Special {
     Reopen,
     /// "what was the last tab I closed", answered from the undo journal.
     LastClosed,
+    /// "stop listening": the voice stops (`CommandAnswer::stop_listening`).
+    StopListening,
     Yes,
     No,
 }
@@ -476,6 +478,7 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
             Intent::Undo | Intent::UndoSeveral(_) => Some(Special::Undo),
             Intent::Reopen => Some(Special::Reopen),
             Intent::LastClosed => Some(Special::LastClosed),
+            Intent::StopListening => Some(Special::StopListening),
             Intent::Yes => Some(Special::Yes),
             Intent::No => Some(Special::No),
             _ => None,
@@ -492,6 +495,7 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
                 (Special::Undo, None) => "Undo the last change.".into(),
                 (Special::Reopen, _) => "Reopen the tabs closed last.".into(),
                 (Special::LastClosed, _) => "Say which tabs were closed last.".into(),
+                (Special::StopListening, _) => "Stop listening.".into(),
                 (Special::Yes, _) => "Yes: run what is waiting for confirmation.".into(),
                 (Special::No, _) => "No: cancel what is waiting for confirmation.".into(),
             };

@@ -143,6 +143,10 @@ async fn route(
         request => {
             let changes_settings = matches!(request, Request::SetSettings { .. });
             let answer = background.answer(request).await;
+            // "stop listening" typed: the voice stops too.
+            if answer["stop_listening"] == true {
+                voice.stop();
+            }
             if changes_settings && answer["ok"] == true {
                 if let Ok(settings) = background.settings().await {
                     voice.settings_changed(&settings);

@@ -236,6 +236,9 @@ impl Voice {
                             js_sys::Date::now(),
                         );
                         me.apply(effects);
+                        if answer.stop_listening == Some(true) {
+                            me.stop();
+                        }
                     });
                 }
                 Effect::Notify(text) => spawn_local(super::notify(text)),
@@ -728,7 +731,7 @@ impl Voice {
         }
     }
 
-    fn stop(self: &Rc<Self>) -> Value {
+    pub(super) fn stop(self: &Rc<Self>) -> Value {
         let capture = self.capture.borrow_mut().take();
         let was_listening = capture.is_some();
         if let Some(capture) = capture {

@@ -298,6 +298,8 @@ pub enum Intent {
     },
     /// "how many tabs", "how many youtube tabs are open in this window".
     Count(Target),
+    /// "stop listening", "turn off the microphone": the voice stops.
+    StopListening,
     /// "how many bookmarks do I have", "how many bookmarks are in my
     /// cooking folder" (the folder's title words).
     CountBookmarks {

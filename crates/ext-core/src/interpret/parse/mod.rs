@@ -16,6 +16,7 @@ mod groups;
 mod history;
 mod idle;
 mod intent;
+mod listening;
 mod media;
 mod move_tabs;
 pub(super) mod open;
@@ -71,6 +72,7 @@ macro_rules! families {
 // the other tab actions, and a bare name last.
 families!(
     confirm,
+    listening,
     browse,
     undo,
     questions,

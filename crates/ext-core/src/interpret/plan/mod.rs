@@ -280,6 +280,7 @@ pub fn plan_intent(intent: &Intent, view: &View, options: &Options) -> Result<St
         | Intent::UndoSeveral(_)
         | Intent::Reopen
         | Intent::LastClosed
+        | Intent::StopListening
         | Intent::Yes
         | Intent::No => Ok(Step::default()),
     }
