@@ -140,6 +140,7 @@ pub fn sample_state() -> State {
         ],
         pages: Default::default(),
         paused_media: Vec::new(),
+        bookmark_count: None,
     }
 }
 
