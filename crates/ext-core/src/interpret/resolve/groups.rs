@@ -1,0 +1,114 @@
+//! Groups by the words said of them ("the docs group", "this group").
+
+use super::super::parse::GroupWhich;
+use super::names::{match_tabs, word_in, words_of};
+use super::{spoken_list, View};
+use crate::tab_state::{Group, State, Tab};
+
+/// The group some words name, or the active tab's group.
+pub fn find_group<'a>(
+    state: &'a State,
+    which: &GroupWhich,
+    view: &View,
+) -> Result<&'a Group, String> {
+    match which {
+        GroupWhich::AllBut(_) => Err("That is said of one group at a time; say which.".into()),
+        GroupWhich::Current | GroupWhich::All => {
+            // Right after "group youtube tabs", "the group" is that one.
+            let previous: Vec<i64> = view
+                .previous
+                .iter()
+                .filter_map(|id| view.tab(*id))
+                .map(|t| t.group_id)
+                .collect();
+            if let Some(first) = previous.first().filter(|g| **g != -1) {
+                if previous.iter().all(|g| g == first) {
+                    if let Some(g) = state.groups.iter().find(|g| g.id == *first) {
+                        return Ok(g);
+                    }
+                }
+            }
+            let active = view.active().ok_or("No tab is active.")?;
+            state
+                .groups
+                .iter()
+                .find(|g| g.id == active.group_id)
+                .ok_or_else(|| "This tab is not in a group.".to_string())
+        }
+        GroupWhich::Named(words) => {
+            let joined = words.join(" ");
+            let by_title = |typos: bool| -> Vec<&Group> {
+                state
+                    .groups
+                    .iter()
+                    .filter(|g| {
+                        let title = words_of(&g.title);
+                        !title.is_empty()
+                            && (g.title.to_lowercase() == joined
+                                || words.iter().all(|w| word_in(w, &title, typos)))
+                    })
+                    .collect()
+            };
+            let exact = by_title(false);
+            let candidates = if exact.is_empty() {
+                by_title(true)
+            } else {
+                exact
+            };
+            if let [g] = candidates.as_slice() {
+                return Ok(g);
+            }
+            if candidates.len() > 1 {
+                // Prefer the focused window's.
+                if let Some(g) = candidates
+                    .iter()
+                    .find(|g| g.window_id == view.focused_window)
+                {
+                    return Ok(g);
+                }
+                return Ok(candidates[0]);
+            }
+            // An untitled group named by what it holds: "the youtube group".
+            let tabs: Vec<&Tab> = state.tabs.iter().filter(|t| t.group_id != -1).collect();
+            let matched = match_tabs(words, &tabs);
+            let mut groups: Vec<i64> = matched
+                .iter()
+                .filter_map(|id| state.tabs.iter().find(|t| t.id == *id))
+                .map(|t| t.group_id)
+                .collect();
+            groups.dedup();
+            match groups.as_slice() {
+                [g] => state
+                    .groups
+                    .iter()
+                    .find(|x| x.id == *g)
+                    .ok_or_else(|| no_group(view, &joined)),
+                _ => Err(no_group(view, &joined)),
+            }
+        }
+    }
+}
+
+/// "No group is called 'work'; yours are News, Docs and Design."
+fn no_group(view: &View, said: &str) -> String {
+    let titles: Vec<String> = view
+        .state
+        .groups
+        .iter()
+        .filter(|g| !g.title.trim().is_empty())
+        .map(|g| format!("'{}'", g.title))
+        .collect();
+    match (view.state.groups.len(), titles.as_slice()) {
+        (0, _) => format!("No group is called '{said}'; you have no tab groups."),
+        (_, []) => format!("No group is called '{said}'."),
+        (1, [only]) => format!("No group is called '{said}'; your only group is {only}."),
+        (_, titles) if titles.len() > 8 => format!(
+            "No group is called '{said}'; yours include {}.",
+            spoken_list(&titles[..8])
+        ),
+        (_, titles) => format!(
+            "No group is called '{said}'; yours are {}.",
+            spoken_list(titles)
+        ),
+    }
+}
