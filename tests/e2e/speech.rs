@@ -4,8 +4,8 @@
 //! worklet and speech worker, and each is judged by what it does to real
 //! tabs: "hey fox, …" in one breath, "hey fox" then the command, commands
 //! after the mic button, a misheard command heard again guided to the
-//! known commands, speech not meant for us, which changes nothing, and a
-//! command from a microphone set low.
+//! known commands, speech not meant for us, which changes nothing, a
+//! command from a microphone set low, and "stop listening".
 
 use crate::util::{model_status, on_options};
 use ext_cli::speech::{self, Kind, Recording};
@@ -285,6 +285,13 @@ fn spoken_commands_in_several_voices_do_what_they_say_to_real_tabs() {
             ),
             20,
         ),
+        recording(
+            14,
+            "festival-slt-hts",
+            16_000,
+            Kind::OneBreath,
+            "hey fox, stop listening",
+        ),
     ];
     let room = room(&r);
 
@@ -384,6 +391,13 @@ fn spoken_commands_in_several_voices_do_what_they_say_to_real_tabs() {
     // and Whisper hears the utterance brought up to a level it hears well.
     let heard = room.hear(&r[13]);
     assert!(room.youtube().iter().all(|t| t["muted"] == true), "{heard}");
+
+    // "hey fox, stop listening": the answer stops the voice, and no tab
+    // changes.
+    let before = room.tabs_as_they_stand();
+    let heard = room.hear(&r[14]);
+    assert_eq!(heard["answer"]["stop_listening"], true, "{heard}");
+    assert_eq!(room.tabs_as_they_stand(), before, "{heard}");
 }
 
 /// faster-whisper's tiny.en folder, as `make speech-models` fetched it.
