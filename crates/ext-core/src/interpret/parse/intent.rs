@@ -275,6 +275,9 @@ pub enum Intent {
         query: String,
         engine: Option<String>,
     },
+    /// "search this site for async": the default engine, kept to the
+    /// site of the tab in front.
+    SearchThisSite(String),
     Bookmark {
         target: Target,
         folder: Option<String>,

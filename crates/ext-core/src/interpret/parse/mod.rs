@@ -218,6 +218,41 @@ fn bookmark_before_closing(clauses: &mut [Vec<String>]) {
     }
 }
 
+/// "open youtube and search for cats", "go to github and search for
+/// tokio": one search, on that site ("search youtube for cats"), where
+/// the site can be searched; else the two clauses as said.
+fn search_on_the_site_opened(clauses: Vec<Vec<String>>) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = Vec::new();
+    for clause in clauses {
+        let joined = out.last().and_then(|open| {
+            let site = verb(open, &[&["open"], &["go", "to"]])?;
+            let query = verb(&clause, &[&["search", "for"], &["search"], &["look", "up"]])?;
+            if site.is_empty() || query.is_empty() {
+                return None;
+            }
+            let one: Vec<String> = std::iter::once("search")
+                .chain(site.iter().map(String::as_str))
+                .chain(std::iter::once("for"))
+                .chain(query.iter().map(String::as_str))
+                .map(str::to_string)
+                .collect();
+            matches!(
+                parse(&one),
+                Ok(Intent::Search {
+                    engine: Some(_),
+                    ..
+                })
+            )
+            .then_some(one)
+        });
+        match joined {
+            Some(one) => *out.last_mut().expect("a clause before") = one,
+            None => out.push(clause),
+        }
+    }
+    out
+}
+
 /// Splits "close youtube and mute the rest" into its clauses.
 pub fn clauses(words: &[String]) -> Vec<Vec<String>> {
     // "yes, close them" answers a question; it is not two commands.
@@ -273,6 +308,7 @@ pub fn clauses(words: &[String]) -> Vec<Vec<String>> {
         }
     }
     bookmark_before_closing(&mut kept);
+    let kept = search_on_the_site_opened(kept);
     kept.iter()
         .map(|c| as_and(c))
         .flat_map(|c| open::each_site(&c).unwrap_or_else(|| vec![c]))

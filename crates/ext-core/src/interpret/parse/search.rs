@@ -111,6 +111,18 @@ fn search(w: Words) -> Option<Intent> {
             })
             .flatten()
     })?;
+    // "search this site for async", "search this website for pricing".
+    let this_site = [
+        &["this", "site", "for"][..],
+        &["this", "website", "for"],
+        &["this", "domain", "for"],
+        &["the", "site", "for"],
+    ]
+    .iter()
+    .find_map(|lead| starts(rest, lead));
+    if let Some(q) = this_site.filter(|q| !q.is_empty()) {
+        return Some(Intent::SearchThisSite(query_of(q)));
+    }
     // "search google maps for pizza"
     if let Some(q) = starts(rest, &["google", "maps", "for"]).filter(|q| !q.is_empty()) {
         return Some(Intent::Search {

@@ -73,6 +73,20 @@ fn site_search(engine: &str, query: &str) -> Option<Step> {
     ))
 }
 
+/// "search this site for async": the default engine's results for the
+/// words on the site in front (`site:`, which Google, Bing and DuckDuckGo
+/// understand).
+pub fn search_this_site(view: &View, query: &str) -> Result<Step, Refusal> {
+    let tab = view
+        .active()
+        .filter(|t| t.url.starts_with("https://") || t.url.starts_with("http://"))
+        .ok_or_else(|| Refusal::invalid("The tab in front shows no web site to search."))?;
+    let (host, _) = crate::interpret::sites::host_and_path(&tab.url);
+    let mut step = search(view, &format!("{query} site:{host}"), None)?;
+    step.reply = format!("Searched {host} for '{query}'.");
+    Ok(step)
+}
+
 pub fn search(view: &View, query: &str, engine: Option<&str>) -> Result<Step, Refusal> {
     let state = view.state;
     if query.trim().is_empty() {
