@@ -118,7 +118,28 @@ pub fn list(view: &View, target: &Target) -> Result<Step, Refusal> {
         (Selector::Idle { .. }, n) => {
             format!("{} {label}: {}{more}.", plural(n, "tab"), titles.join(", "))
         }
-        (_, n) => format!("{} open: {}{more}.", plural(n, "tab"), titles.join(", ")),
+        // "what's in the docs group"
+        (Selector::InGroup(_), n) => {
+            format!(
+                "The {label} has {}: {}{more}.",
+                plural(n, "tab"),
+                titles.join(", ")
+            )
+        }
+        // "what's in the other window": where, said.
+        (_, n) => {
+            let place = match target.scope {
+                Scope::OtherWindows if view.state.windows.len() == 2 => {
+                    " in the other window".to_string()
+                }
+                scope => where_said(scope),
+            };
+            format!(
+                "{} open{place}: {}{more}.",
+                plural(n, "tab"),
+                titles.join(", ")
+            )
+        }
     };
     Ok(step)
 }
