@@ -396,6 +396,23 @@ impl<B: Browser, S: Storage> Background<B, S> {
                     .refuse(text, ToolError::invalid("There is nothing to confirm."))
                     .await
             }
+            // "stop listening" stops, and cancels what waits for "yes".
+            (Some(Special::StopListening), waiting) => {
+                let cancelled = if waiting.is_some() {
+                    "Cancelled; nothing was changed. "
+                } else {
+                    ""
+                };
+                let reply = format!(
+                    "{cancelled}Stopped listening. Press the mic button or Alt+Shift+L to listen again."
+                );
+                self.log_reply(text, &reply, None).await;
+                return CommandAnswer {
+                    stop_listening: Some(true),
+                    cancelled: waiting.is_some().then_some(true),
+                    ..CommandAnswer::replied(reply)
+                };
+            }
             // Anything but "yes" cancels a waiting plan.
             (_, Some(_)) => {
                 let reply = "Cancelled; nothing was changed.".to_string();
@@ -412,16 +429,6 @@ impl<B: Browser, S: Storage> Background<B, S> {
             }
             (Some(Special::Undo), None) => {
                 return self.undo_newest(plan.undo_times.unwrap_or(1)).await
-            }
-            (Some(Special::StopListening), None) => {
-                let reply =
-                    "Stopped listening. Press the mic button or Alt+Shift+L to listen again."
-                        .to_string();
-                self.log_reply(text, &reply, None).await;
-                return CommandAnswer {
-                    stop_listening: Some(true),
-                    ..CommandAnswer::replied(reply)
-                };
             }
             (Some(Special::LastClosed), None) => {
                 let reply = self.last_closed_reply();
