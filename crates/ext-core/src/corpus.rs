@@ -93,14 +93,32 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Case>, String> {
             intent: intent.clone(),
             first: std::mem::take(&mut first),
             utterance: utterance.trim().to_string(),
-            expect: expect
-                .split(';')
-                .map(|e| e.trim().to_string())
-                .filter(|e| !e.is_empty())
-                .collect(),
+            expect: checks(expect),
         });
     }
     Ok(cases)
+}
+
+/// A case's checks, split at each `;` outside quotes: a quoted reply may
+/// hold one ("Cancelled; nothing was changed.").
+fn checks(expect: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let (mut quoted, mut start) = (false, 0);
+    for (i, c) in expect.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            ';' if !quoted => {
+                out.push(&expect[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&expect[start..]);
+    out.into_iter()
+        .map(|e| e.trim().to_string())
+        .filter(|e| !e.is_empty())
+        .collect()
 }
 
 fn ids(text: &str) -> Vec<i64> {
@@ -444,4 +462,21 @@ fn acted(before: &State, after: &State, performed: &[Value]) -> bool {
             .iter()
             .filter_map(|c| c["tool"].as_str())
             .any(|tool| !LOOKING_TOOLS.contains(&tool))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::checks;
+
+    #[test]
+    fn a_quoted_reply_keeps_its_semicolons() {
+        assert_eq!(
+            checks(r#"nothing ; reply "Cancelled; nothing was changed." ; closed 1"#),
+            [
+                "nothing",
+                r#"reply "Cancelled; nothing was changed.""#,
+                "closed 1"
+            ]
+        );
+    }
 }
