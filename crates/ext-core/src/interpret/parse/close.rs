@@ -138,6 +138,17 @@ fn keep_only(w: Words) -> Option<Target> {
 /// "this window", "the whole window", "the other window", "window 2":
 /// every tab of it.
 fn whole_window(w: Words) -> Option<Target> {
+    // "the window with the maps tab", "the window that has jira": a whole
+    // window too, which is refused as any is (not the one tab named).
+    let with = [
+        &["the", "window", "with"][..],
+        &["the", "window", "that", "has"],
+    ]
+    .iter()
+    .find_map(|lead| starts(w, lead));
+    if with.is_some_and(|named| !named.is_empty()) {
+        return Some(Target::of(Selector::WholeWindow));
+    }
     if let Some(Scope::Window(n)) = scope_of(w) {
         let numbered = ["the", "window", "whole", "entire"];
         let only_the_window = w
