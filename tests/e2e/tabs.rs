@@ -184,3 +184,40 @@ fn reload_discard_move_close_and_duplicates() {
     assert_eq!(id_list(&r["result"]["closed"]), [extra], "{r}");
     assert!(env.tabs().iter().any(|t| t["id"] == ids[3]));
 }
+
+/// Typed commands that place tabs by others, in real Firefox: two tabs
+/// trading places, and a new tab opened right after a named one (then
+/// both undone).
+#[test]
+fn swap_two_tabs_and_open_one_beside_another() {
+    let env = start();
+    let ids = env.open(&["Alpha page", "Bravo page", "Charlie page"]);
+    let index = |id: i64| env.tab(id)["index"].as_i64().unwrap();
+    let before: Vec<i64> = ids.iter().map(|id| index(*id)).collect();
+    let command = |text: &str| {
+        let answer = env.ff.command(text).unwrap();
+        assert_eq!(answer["ok"], true, "{text} → {answer}");
+        answer
+    };
+
+    let answer = command("swap the alpha tab and the charlie tab");
+    assert_eq!(index(ids[0]), before[2], "{answer}");
+    assert_eq!(index(ids[2]), before[0], "{answer}");
+    assert_eq!(index(ids[1]), before[1], "{answer}");
+    env.undo();
+    let after_undo: Vec<i64> = ids.iter().map(|id| index(*id)).collect();
+    assert_eq!(after_undo, before);
+
+    let count = env.tabs().len();
+    let answer = command("open a new tab next to the alpha tab");
+    let tabs = env.tabs();
+    assert_eq!(tabs.len(), count + 1, "{answer}");
+    let new = tabs
+        .iter()
+        .find(|t| !ids.contains(&t["id"].as_i64().unwrap()) && t["active"] == true)
+        .unwrap_or_else(|| panic!("a new tab in front: {answer}"));
+    assert_eq!(new["index"].as_i64().unwrap(), before[0] + 1, "{answer}");
+    assert_eq!(index(ids[1]), before[1] + 1, "Bravo moved along");
+    env.undo();
+    assert_eq!(env.tabs().len(), count);
+}
