@@ -46,11 +46,9 @@ pub fn group(
             .iter()
             .find(|g| g.title.eq_ignore_ascii_case(n))
     });
-    let joined = name.is_none().then(|| joining(view, &ids)).flatten();
-    let (existing, ids) = match joined {
-        Some((g, loose)) if loose.is_empty() => (Some(g), ids),
-        Some((g, loose)) => (Some(g), loose),
-        None => (existing, ids),
+    let existing = match name {
+        Some(_) => existing,
+        None => joining(view, &ids),
     };
     // "group the news tabs", "put the hacker news tab in the news group",
     // all of them in that group already.
@@ -144,9 +142,8 @@ pub fn group(
 
 /// "group this tab with the news tabs": when the tabs are a whole group
 /// and tabs in no group, the group those join (a new one would take the
-/// group's tabs out of it); with those tabs, none when the tabs are the
-/// group.
-fn joining<'a>(view: &View<'a>, ids: &[i64]) -> Option<(&'a Group, Vec<i64>)> {
+/// group's tabs out of it).
+fn joining<'a>(view: &View<'a>, ids: &[i64]) -> Option<&'a Group> {
     let tabs: Vec<&Tab> = ids.iter().filter_map(|id| view.tab(*id)).collect();
     let mut groups: Vec<i64> = tabs
         .iter()
@@ -162,13 +159,8 @@ fn joining<'a>(view: &View<'a>, ids: &[i64]) -> Option<(&'a Group, Vec<i64>)> {
         .iter()
         .filter(|t| t.group_id == group)
         .all(|t| ids.contains(&t.id));
-    let loose: Vec<i64> = tabs
-        .iter()
-        .filter(|t| !t.is_grouped())
-        .map(|t| t.id)
-        .collect();
     let g = view.state.groups.iter().find(|g| g.id == group)?;
-    whole.then_some((g, loose))
+    whole.then_some(g)
 }
 
 /// A new group of tabs from several windows is made in each of them
