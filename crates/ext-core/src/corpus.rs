@@ -20,20 +20,20 @@
 //! expectations are then about the state they leave. A case that asks for
 //! confirmation is answered "yes".
 //!
-//! Expectations, separated by `;`: `closed IDS` (exactly these closed),
-//! `kept IDS` (these still open), `active ID` (the focused window's active
-//! tab), `muted IDS` / `pinned IDS` / `discarded IDS` / `audible IDS`
-//! (exactly these, after; the in-memory browser's pause silences a tab),
-//! `group "Title" [color] IDS` (a group with that title holds exactly these),
-//! `groups N`, `together IDS` (one group holds exactly these, whatever its
-//! title), `ungrouped IDS` (these tabs are in no group), `collapsed TITLES`
-//! (exactly these groups are collapsed), `tidy` (in each window group colors
-//! differ, titles are one or two words, no group has a single tab),
-//! `window W IDS` (these tabs are in window W), `windows N`, `index ID N`,
-//! `calls TOOL,TOOL` (the tools performed, in order), `args TOOL key=value
-//! …` (a performed call's arguments; strings may be quoted), `opened TEXT`
-//! (a new tab whose URL contains TEXT), `confirm` (it asked first),
-//! `nothing` (no call performed, state unchanged), `error CODE`,
+//! Expectations, separated by `;` (outside quotes): `closed IDS` (exactly
+//! these closed), `kept IDS` (these still open), `active ID` (the focused
+//! window's active tab), `muted IDS` / `pinned IDS` / `discarded IDS` /
+//! `audible IDS` (exactly these, after; the in-memory browser's pause
+//! silences a tab), `group "Title" [color] IDS` (a group with that title
+//! holds exactly these), `groups N`, `together IDS` (one group holds exactly
+//! these, whatever its title), `ungrouped IDS` (these tabs are in no group),
+//! `collapsed TITLES` (exactly these groups are collapsed), `tidy` (in each
+//! window group colors differ, titles are one or two words, no group has a
+//! single tab), `window W IDS` (these tabs are in window W), `windows N`,
+//! `index ID N`, `calls TOOL,TOOL` (the tools performed, in order), `args
+//! TOOL key=value …` (a performed call's arguments; strings may be quoted),
+//! `opened TEXT` (a new tab whose URL contains TEXT), `confirm` (it asked
+//! first), `nothing` (no call performed, state unchanged), `error CODE`,
 //! `reply "TEXT"` (the reply contains TEXT, case-insensitive), `noreply
 //! "TEXT"` (it does not). Numbers in `args` compare as numbers.
 
