@@ -34,6 +34,9 @@ pub enum Selector {
     Grouped {
         grouped: bool,
     },
+    /// "the other groups": the tabs of every group but the one the tab in
+    /// front is in (every group when it is in none).
+    OtherGroups,
     /// "them" after a clause that acted on tabs ("move the youtube tabs to
     /// a new window and mute them"): those tabs; on its own, every tab.
     Them,

@@ -346,10 +346,7 @@ fn others_of_a_kind(w: &[String]) -> Option<Target> {
         && all_in(&w[..at], &["the", "all", "my", "of"])
         && all_in(&w[at + 2..], &["tabs"])
     {
-        return Some(Target {
-            except: Some(Selector::InGroup(Vec::new())),
-            ..Target::of(Selector::Grouped { grouped: true })
-        });
+        return Some(Target::of(Selector::OtherGroups));
     }
     let windows = w.iter().any(|x| x == "window" || x == "windows");
     if windows

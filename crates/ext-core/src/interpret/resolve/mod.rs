@@ -181,13 +181,7 @@ pub fn resolve(view: &View, target: &Target) -> Result<Resolved, String> {
             except,
             Selector::Named(_) | Selector::InGroup(_) | Selector::Positions(_)
         );
-        // "the other groups" with the tab in front in none: every group.
-        let no_group_here = matches!(except, Selector::InGroup(w) if w.is_empty())
-            && !view.active().is_some_and(|t| t.is_grouped());
-        let keep = match no_group_here {
-            true => Vec::new(),
-            false => select(view, except, Scope::Everywhere, strict, false)?.ids,
-        };
+        let keep = select(view, except, Scope::Everywhere, strict, false)?.ids;
         let before = r.ids.clone();
         r.ids.retain(|id| !keep.contains(id));
         // "close my other stack overflow tabs" on the only one.
@@ -401,6 +395,17 @@ fn select(
             false,
             if *grouped { "grouped" } else { "ungrouped" },
         ),
+        Selector::OtherGroups => {
+            let own = view.active().map_or(NO_GROUP, |t| t.group_id);
+            plain(
+                ids(scoped
+                    .into_iter()
+                    .filter(|t| t.group_id != NO_GROUP && t.group_id != own)
+                    .collect()),
+                false,
+                "the other groups",
+            )
+        }
         Selector::Positions(positions) => {
             let window = view.window_tabs();
             let n = window.len() as i64;
