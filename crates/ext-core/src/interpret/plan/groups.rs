@@ -153,14 +153,8 @@ fn joining<'a>(view: &View<'a>, ids: &[i64]) -> Option<&'a Group> {
     groups.sort_unstable();
     groups.dedup();
     let [group] = groups[..] else { return None };
-    let whole = view
-        .state
-        .tabs
-        .iter()
-        .filter(|t| t.group_id == group)
-        .all(|t| ids.contains(&t.id));
     let g = view.state.groups.iter().find(|g| g.id == group)?;
-    whole.then_some(g)
+    view.group_within(group, ids).then_some(g)
 }
 
 /// A new group of tabs from several windows is made in each of them

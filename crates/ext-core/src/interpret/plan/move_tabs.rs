@@ -134,7 +134,7 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
             let beside = view
                 .tab(reference)
                 .ok_or_else(|| not_found("No tab matches that."))?;
-            let beside = group_edge(view, beside, &r.ids, *after, group_said(tab));
+            let beside = group_edge(view, beside, &r.ids, *after, names_a_group(tab));
             // tabs.move's index is where the tab ends up: the moving tabs
             // to the left of the reference, in its window, leave a gap.
             let leaving_before = r
@@ -157,7 +157,7 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
             } else {
                 // Past a whole group: named as the group.
                 let place = match state.groups.iter().find(|g| g.id == beside.group_id) {
-                    Some(g) if beside.id != reference || group_said(tab) => {
+                    Some(g) if beside.id != reference || names_a_group(tab) => {
                         format!("the '{}' group", g.title)
                     }
                     _ => format!("'{}'", super::title(view, reference)),
@@ -208,15 +208,13 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
 
 /// The tabs a move takes: a whole group by its name.
 fn moved_said(view: &View, ids: &[i64]) -> String {
-    let tabs = &view.state.tabs;
     let group = ids.first().and_then(|id| view.tab(*id)).map(|t| t.group_id);
-    let whole = group.filter(|g| {
-        ids.len() > 1
-            && tabs
-                .iter()
-                .filter(|t| ids.contains(&t.id) || t.group_id == *g)
-                .all(|t| t.group_id == *g && ids.contains(&t.id))
-    });
+    let only_that_group = |g: i64| {
+        ids.iter()
+            .all(|id| view.tab(*id).is_some_and(|t| t.group_id == g))
+    };
+    let whole =
+        group.filter(|g| ids.len() > 1 && view.group_within(*g, ids) && only_that_group(*g));
     match whole.and_then(|g| view.state.groups.iter().find(|x| x.id == g)) {
         Some(g) => format!("the '{}' group", g.title),
         None => tabs_said(view, ids),
@@ -224,7 +222,7 @@ fn moved_said(view: &View, ids: &[i64]) -> String {
 }
 
 /// "the docs group" as a place, said so.
-fn group_said(reference: &Target) -> bool {
+fn names_a_group(reference: &Target) -> bool {
     matches!(reference.selector, Selector::InGroup(_))
 }
 
@@ -238,21 +236,15 @@ fn group_edge<'a>(
     reference: &'a Tab,
     moving: &[i64],
     after: bool,
-    group_said: bool,
+    group_named: bool,
 ) -> &'a Tab {
     if !reference.is_grouped() {
         return reference;
     }
     let tabs = &view.state.tabs;
-    let whole_group_moves = moving.iter().filter_map(|id| view.tab(*id)).any(|t| {
-        t.is_grouped()
-            && t.group_id != reference.group_id
-            && tabs
-                .iter()
-                .filter(|u| u.group_id == t.group_id)
-                .all(|u| moving.contains(&u.id))
-    });
-    if !group_said && !whole_group_moves {
+    let whole_group_moves = (moving.iter().filter_map(|id| view.tab(*id)))
+        .any(|t| t.group_id != reference.group_id && view.group_within(t.group_id, moving));
+    if !group_named && !whole_group_moves {
         return reference;
     }
     let members = tabs

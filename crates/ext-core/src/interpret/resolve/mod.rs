@@ -23,6 +23,15 @@ pub struct View<'a> {
 }
 
 impl<'a> View<'a> {
+    /// Whether every tab of the group is among `ids` (a group moved,
+    /// joined or named whole).
+    pub fn group_within(&self, group_id: i64, ids: &[i64]) -> bool {
+        group_id != NO_GROUP
+            && (self.state.tabs.iter())
+                .filter(|t| t.group_id == group_id)
+                .all(|t| ids.contains(&t.id))
+    }
+
     pub fn new(state: &'a State) -> Self {
         let focused_window = state
             .windows
