@@ -220,32 +220,37 @@ fn bookmark_before_closing(clauses: &mut [Vec<String>]) {
 
 /// "open youtube and search for cats", "go to github and search for
 /// tokio": one search, on that site ("search youtube for cats"), where
-/// the site can be searched; else the two clauses as said.
-fn search_on_the_site_opened(clauses: Vec<Vec<String>>) -> Vec<Vec<String>> {
+/// the site can be searched; else none (the two clauses stay as said).
+fn search_on_the_site_opened(open: &[String], search: &[String]) -> Option<Vec<String>> {
+    let site = verb(open, &[&["open"], &["go", "to"]])?;
+    let query = verb(search, &[&["search", "for"], &["search"], &["look", "up"]])?;
+    if site.is_empty() || query.is_empty() {
+        return None;
+    }
+    let one: Vec<String> = std::iter::once("search")
+        .chain(site.iter().map(String::as_str))
+        .chain(std::iter::once("for"))
+        .chain(query.iter().map(String::as_str))
+        .map(str::to_string)
+        .collect();
+    matches!(
+        parse(&one),
+        Ok(Intent::Search {
+            engine: Some(_),
+            ..
+        })
+    )
+    .then_some(one)
+}
+
+/// Each clause that `join` makes one with the clause before it, joined.
+fn join_pairs(
+    clauses: Vec<Vec<String>>,
+    join: fn(&[String], &[String]) -> Option<Vec<String>>,
+) -> Vec<Vec<String>> {
     let mut out: Vec<Vec<String>> = Vec::new();
     for clause in clauses {
-        let joined = out.last().and_then(|open| {
-            let site = verb(open, &[&["open"], &["go", "to"]])?;
-            let query = verb(&clause, &[&["search", "for"], &["search"], &["look", "up"]])?;
-            if site.is_empty() || query.is_empty() {
-                return None;
-            }
-            let one: Vec<String> = std::iter::once("search")
-                .chain(site.iter().map(String::as_str))
-                .chain(std::iter::once("for"))
-                .chain(query.iter().map(String::as_str))
-                .map(str::to_string)
-                .collect();
-            matches!(
-                parse(&one),
-                Ok(Intent::Search {
-                    engine: Some(_),
-                    ..
-                })
-            )
-            .then_some(one)
-        });
-        match joined {
+        match out.last().and_then(|before| join(before, &clause)) {
             Some(one) => *out.last_mut().expect("a clause before") = one,
             None => out.push(clause),
         }
@@ -297,18 +302,9 @@ pub fn clauses(words: &[String]) -> Vec<Vec<String>> {
     merged.retain(|c| !c.is_empty());
     // "keep gmail and close the rest": one clause, "close everything
     // except gmail".
-    let mut kept: Vec<Vec<String>> = Vec::new();
-    for clause in merged {
-        match kept
-            .last()
-            .and_then(|keep| keep_then_the_rest(keep, &clause))
-        {
-            Some(one) => *kept.last_mut().expect("a clause before") = one,
-            None => kept.push(clause),
-        }
-    }
+    let mut kept = join_pairs(merged, keep_then_the_rest);
     bookmark_before_closing(&mut kept);
-    let kept = search_on_the_site_opened(kept);
+    let kept = join_pairs(kept, search_on_the_site_opened);
     kept.iter()
         .map(|c| as_and(c))
         .flat_map(|c| open::each_site(&c).unwrap_or_else(|| vec![c]))
