@@ -194,6 +194,17 @@ pub struct GroupChange {
     pub collapsed: Option<bool>,
 }
 
+impl GroupChange {
+    /// Every property of a group's look: to give another group the same.
+    pub fn look_of(g: &Group) -> Self {
+        GroupChange {
+            title: Some(g.title.clone()),
+            color: Some(g.color),
+            collapsed: Some(g.collapsed),
+        }
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct HistoryQuery {
     pub text: String,

@@ -240,12 +240,7 @@ pub(super) async fn keep_whole<B: Browser>(b: &B, whole: &[WholeGroup]) -> ToolR
             b.group_tabs(&ids, Some(g.look.id), None).await?;
         } else {
             let id = b.group_tabs(&ids, None, Some(first.window_id)).await?;
-            let look = GroupChange {
-                title: Some(g.look.title.clone()),
-                color: Some(g.look.color),
-                collapsed: Some(g.look.collapsed),
-            };
-            b.update_group(id, &look).await?;
+            b.update_group(id, &GroupChange::look_of(&g.look)).await?;
         }
     }
     Ok(())

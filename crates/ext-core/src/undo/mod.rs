@@ -350,7 +350,7 @@ impl UndoJournal {
         let groups_after = b.groups().await.unwrap_or_default();
         for g in groups_before.iter().filter(|g| !named.contains(&g.id)) {
             if groups_after.iter().any(|a| a.id == g.id && a != g) {
-                b.update_group(g.id, &look_of(g)).await?;
+                b.update_group(g.id, &GroupChange::look_of(g)).await?;
             }
         }
         Ok(report)
@@ -428,7 +428,7 @@ impl UndoJournal {
             UndoStep::RestoreGroup { group } => {
                 let id = self.group(group.id);
                 if b.groups().await?.iter().any(|g| g.id == id) {
-                    b.update_group(id, &look_of(group)).await?;
+                    b.update_group(id, &GroupChange::look_of(group)).await?;
                     report.restored += 1;
                 } else {
                     report.missing += 1;
@@ -797,7 +797,7 @@ impl UndoJournal {
                     (&g.title, g.color, g.collapsed) != (&look.title, look.color, look.collapsed)
                 })
             {
-                b.update_group(id, &look_of(&look)).await?;
+                b.update_group(id, &GroupChange::look_of(&look)).await?;
             }
         }
         Ok(changed)
@@ -841,14 +841,6 @@ fn follow(map: &BTreeMap<i64, i64>, mut id: i64) -> i64 {
         }
     }
     id
-}
-
-fn look_of(g: &Group) -> GroupChange {
-    GroupChange {
-        title: Some(g.title.clone()),
-        color: Some(g.color),
-        collapsed: Some(g.collapsed),
-    }
 }
 
 /// The address a closed tab reopens at: `Some(None)` for a new-tab page
