@@ -455,6 +455,53 @@ fn create_tab_in_a_new_window_then_undo_closes_that_window() {
 }
 
 #[test]
+fn create_tab_in_a_group_joins_it_after_its_last_tab_and_undoes() {
+    let f = Fixture::new();
+    let before = f.layout();
+    // The Videos group (tabs 2, 3 at 1-2) is collapsed. In Firefox the
+    // active tab that joins it expands it; undo gives the group its look
+    // back.
+    f.tool("update_group", json!({"groupId": 201, "collapsed": true}));
+    let collapsed = f.layout();
+    let r = f.tool("create_tab", json!({"url": "bbc.co.uk", "groupId": 201}));
+    let tab = &r["result"]["tab"];
+    assert_eq!(tab["groupId"], 201);
+    assert_eq!(
+        (tab["windowId"].as_i64(), tab["index"].as_i64()),
+        (Some(1), Some(3))
+    );
+    let state = f.state();
+    let members: Vec<i64> = state
+        .tabs
+        .iter()
+        .filter(|t| t.group_id == 201)
+        .map(|t| t.id)
+        .collect();
+    assert_eq!(members, [2, 3, tab["id"].as_i64().unwrap()]);
+    f.undo();
+    assert_eq!(f.layout(), collapsed);
+    assert!(f.state().groups.iter().any(|g| g.id == 201 && g.collapsed));
+    f.undo();
+    assert_eq!(f.layout(), before);
+    // A group that is not there, a pinned tab, a new window or another
+    // window: a clear error, and no tab opened.
+    let tabs = f.state().tabs.len();
+    assert_eq!(f.fails("create_tab", json!({"groupId": 999})), "NOT_FOUND");
+    assert_eq!(
+        f.fails("create_tab", json!({"groupId": 201, "pinned": true})),
+        "REFUSED"
+    );
+    for args in [
+        json!({"groupId": 201, "newWindow": true}),
+        json!({"groupId": 201, "windowId": 2}),
+        json!({"groupId": 201, "index": -1}),
+    ] {
+        assert_eq!(f.fails("create_tab", args), "INVALID_ARGS");
+    }
+    assert_eq!(f.state().tabs.len(), tabs);
+}
+
+#[test]
 fn pin_and_mute_then_undo() {
     let f = Fixture::new();
     let before = f.layout();

@@ -113,6 +113,10 @@ pub struct CreateTabArgs {
     /// (then windowId and index are not said).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub new_window: Option<bool>,
+    /// Open it in this tab group: in the group's window, after its last
+    /// tab unless index says where.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group_id: Option<i64>,
 }
 
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]

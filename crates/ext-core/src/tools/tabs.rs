@@ -406,6 +406,9 @@ pub fn normalize_url(input: &str) -> ToolResult<String> {
 
 pub async fn create_tab<B: Browser>(b: &B, a: CreateTabArgs) -> ToolResult<ToolOutput> {
     let url = a.url.as_deref().map(normalize_url).transpose()?;
+    if let Some(group_id) = a.group_id {
+        return create_in_group(b, url, group_id, a).await;
+    }
     if a.new_window == Some(true) {
         return create_in_new_window(b, url, a).await;
     }
@@ -417,13 +420,7 @@ pub async fn create_tab<B: Browser>(b: &B, a: CreateTabArgs) -> ToolResult<ToolO
         }
         None => focused_window(&windows)?,
     };
-    if let Some(i) = a.index {
-        if i < 0 {
-            return Err(ToolError::invalid(format!(
-                "create_tab: index {i} is not a position (0 is the first)."
-            )));
-        }
-    }
+    check_index(a.index)?;
     let tab = b
         .create_tab(&NewTab {
             url,
@@ -439,6 +436,82 @@ pub async fn create_tab<B: Browser>(b: &B, a: CreateTabArgs) -> ToolResult<ToolO
         vec![UndoStep::Close {
             tab_ids: vec![tab.id],
         }],
+    ))
+}
+
+fn check_index(index: Option<i64>) -> ToolResult<()> {
+    match index {
+        Some(i) if i < 0 => Err(ToolError::invalid(format!(
+            "create_tab: index {i} is not a position (0 is the first)."
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// `create_tab` with `groupId`: the tab opens after the group's last tab
+/// and joins it. Undone by closing the tab and giving the group back its
+/// look (an active tab joining a collapsed group expands it).
+async fn create_in_group<B: Browser>(
+    b: &B,
+    url: Option<String>,
+    group_id: i64,
+    a: CreateTabArgs,
+) -> ToolResult<ToolOutput> {
+    if a.new_window == Some(true) {
+        return Err(ToolError::invalid(
+            "create_tab: a tab in a new window cannot join a group of another window.",
+        ));
+    }
+    if a.pinned == Some(true) {
+        return Err(ToolError::refused(
+            "Pinned tabs cannot be in a group, so the tab cannot be both.",
+        ));
+    }
+    let groups = b.groups().await?;
+    let group = super::find_group(&groups, group_id)?.clone();
+    if a.window_id.is_some_and(|w| w != group.window_id) {
+        return Err(ToolError::invalid(format!(
+            "create_tab: group {group_id} is in window {}, not window {}.",
+            group.window_id,
+            a.window_id.unwrap_or_default()
+        )));
+    }
+    check_index(a.index)?;
+    let after_group = b
+        .tabs()
+        .await?
+        .iter()
+        .filter(|t| t.group_id == group_id)
+        .map(|t| t.index + 1)
+        .max();
+    let tab = b
+        .create_tab(&NewTab {
+            url,
+            window_id: Some(group.window_id),
+            index: a.index.or(after_group),
+            active: a.active.unwrap_or(true),
+            ..NewTab::default()
+        })
+        .await?;
+    // A tab opened but not grouped is not what was asked: close it again.
+    if let Err(e) = b.group_tabs(&[tab.id], Some(group_id), None).await {
+        b.close_tabs(&[tab.id]).await.ok();
+        return Err(e.into());
+    }
+    let tab = b
+        .tabs()
+        .await?
+        .into_iter()
+        .find(|t| t.id == tab.id)
+        .unwrap_or(tab);
+    Ok(ToolOutput::with_undo(
+        json!({ "tab": tab }),
+        vec![
+            UndoStep::Close {
+                tab_ids: vec![tab.id],
+            },
+            UndoStep::RestoreGroup { group },
+        ],
     ))
 }
 
