@@ -160,7 +160,7 @@ pub fn bookmarks_wanted(text: &str, state: &State) -> BookmarksWanted {
     for c in parse::clauses(&words) {
         match parse::parse(&c) {
             Ok(Intent::Open(w)) => wanted.words.extend(w),
-            Ok(Intent::OpenBeside { open, .. }) => {
+            Ok(Intent::OpenBeside { open, .. } | Intent::OpenInGroup { open, .. }) => {
                 if let Intent::Open(w) = *open {
                     wanted.words.extend(w);
                 }

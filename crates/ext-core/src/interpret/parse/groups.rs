@@ -66,7 +66,7 @@ fn out_of_group(what: Words, from: Words) -> Intent {
 }
 
 /// "the docs group", "group docs", "this group".
-fn group_which(w: Words) -> GroupWhich {
+pub(super) fn group_which(w: Words) -> GroupWhich {
     let w = strip_articles(w);
     let words: Vec<String> = w
         .iter()
@@ -108,7 +108,65 @@ fn group_which(w: Words) -> GroupWhich {
     }
 }
 
+/// "open a new tab in the docs group", "add a new tab to the design
+/// group", "open bbc.com in the news group": a fresh tab in a group. "open
+/// the jira tab in the news group" is no fresh tab: that tab joins it.
+fn open_in_group(w: Words) -> Option<Intent> {
+    let (lead, rest) = [
+        ("open", &["open"][..]),
+        ("add", &["add"]),
+        ("create", &["create"]),
+        ("put", &["put"]),
+        ("open", &["new"]),
+    ]
+    .iter()
+    .find_map(|(lead, said)| starts(w, said).map(|rest| (*lead, rest)))?;
+    let rest = if w[0] == "new" { w } else { rest };
+    if rest.last().is_none_or(|x| x != "group") {
+        return None;
+    }
+    let at = rest
+        .iter()
+        .rposition(|x| ["in", "into", "to", "inside"].contains(&x.as_str()))?;
+    let (what, place) = (&rest[..at], &rest[at + 1..]);
+    let blank = what.iter().any(|x| x == "tab")
+        && all_in(
+            what,
+            &["a", "new", "blank", "empty", "fresh", "another", "tab"],
+        );
+    let address = super::url_in(what).is_some();
+    if !blank && what.iter().any(|x| x == "tab" || x == "tabs") && lead == "open" {
+        // "open the jira tab in the news group": that tab, put there.
+        let put: Vec<String> = std::iter::once("put".to_string())
+            .chain(rest.iter().cloned())
+            .collect();
+        return groups(&put);
+    }
+    if !blank && !address && (lead != "open" || what.is_empty()) {
+        return None;
+    }
+    let said: Vec<String> = std::iter::once("open".to_string())
+        .chain(what.iter().cloned())
+        .collect();
+    let open = super::parse(&said).ok()?;
+    let fresh = matches!(
+        open,
+        Intent::Open(_)
+            | Intent::OpenUrl(_)
+            | Intent::OpenNew { window: false, .. }
+            | Intent::NewTab
+            | Intent::OpenBookmark { .. }
+    );
+    fresh.then(|| Intent::OpenInGroup {
+        open: Box::new(open),
+        group: group_which(place),
+    })
+}
+
 fn groups(w: Words) -> Option<Intent> {
+    if let Some(intent) = open_in_group(w) {
+        return Some(intent);
+    }
     let mentions_group = w.iter().any(|x| x == "group" || x == "groups");
     // Ungroup.
     if let Some(rest) = verb(

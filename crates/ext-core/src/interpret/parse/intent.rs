@@ -227,6 +227,12 @@ pub enum Intent {
         open: Box<Intent>,
         beside: Target,
     },
+    /// "open a new tab in the docs group", "open bbc.com in the news
+    /// group": what `open` opens, in a new tab of that group.
+    OpenInGroup {
+        open: Box<Intent>,
+        group: GroupWhich,
+    },
     /// "open reddit in a new tab", "open netflix in the background", "open
     /// gmail in a new window": the site, address, bookmark or tab's page in
     /// a fresh tab, even if one is open.

@@ -3,8 +3,9 @@
 
 use super::{not_found, one_call, one_tab, title, Refusal, Step};
 use crate::interpret::parse::url_in;
+use crate::interpret::parse::GroupWhich;
 use crate::interpret::parse::{Destination, Intent, Selector, Target};
-use crate::interpret::resolve::{match_bookmarks, match_tabs, View};
+use crate::interpret::resolve::{find_group, match_bookmarks, match_tabs, View};
 use crate::interpret::sites;
 use crate::interpret::Options;
 use crate::log::Call;
@@ -199,6 +200,45 @@ pub fn open_beside(
     }
     if placed {
         let place = format!(" after '{}'", super::title(view, reference));
+        if let Some(stop) = step.reply.rfind('.') {
+            step.reply.insert_str(stop, &place);
+        }
+    }
+    Ok(step)
+}
+
+/// A fresh tab in a group: a site or tab name opens anew rather than
+/// switching to the tab that has it, which would be in another group.
+pub fn open_in_group(
+    view: &View,
+    open: &Intent,
+    which: &GroupWhich,
+    options: &Options,
+) -> Result<Step, Refusal> {
+    let group = find_group(view.state, which, view).map_err(not_found)?;
+    let fresh = match open {
+        Intent::Open(words) => Intent::OpenNew {
+            words: words.clone(),
+            active: true,
+            window: false,
+        },
+        other => other.clone(),
+    };
+    let mut step = match fresh {
+        Intent::NewTab => one_call(
+            Call::create_tab(CreateTabArgs::default()),
+            "Opened a new tab.".into(),
+            vec![],
+        ),
+        other => super::plan_intent(&other, view, options)?,
+    };
+    let mut placed = false;
+    for call in step.calls.iter_mut().filter(|c| c.tool == "create_tab") {
+        call.args["groupId"] = group.id.into();
+        placed = true;
+    }
+    if placed {
+        let place = format!(" in {}", super::group_said(group));
         if let Some(stop) = step.reply.rfind('.') {
             step.reply.insert_str(stop, &place);
         }
