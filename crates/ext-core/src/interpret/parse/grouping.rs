@@ -1,7 +1,7 @@
 //! Grouping many tabs at once: "group my tabs by site", "sort the tabs in
 //! this window into topics", "group similar tabs together".
 
-use super::intent::{Intent, Scope, SortKey};
+use super::intent::{GroupWhich, Intent, Scope, SortKey};
 use super::window_scope::{scope_of, without_scope};
 use super::words::*;
 use super::Parsed;
@@ -113,10 +113,13 @@ fn sort(w: Words) -> Option<Intent> {
         ))
         || find_seq(rest, &["most", "recent", "first"]).is_some()
         || find_seq(rest, &["recently", "used", "first"]).is_some();
+    let group = sorted_group(rest);
     let by = match (by_title, by_address, by_use) {
         (_, true, _) => SortKey::Address,
         (true, false, _) => SortKey::Title,
         (false, false, true) => SortKey::LastUsed,
+        // "sort the news group": a group is sorted by title unless said.
+        (false, false, false) if group.is_some() => SortKey::Title,
         (false, false, false) => return None,
     };
     let every_window =
@@ -126,7 +129,18 @@ fn sort(w: Words) -> Option<Intent> {
     } else {
         scope_of(w).unwrap_or(Scope::ThisWindow)
     };
-    Some(Intent::Sort { scope, by })
+    Some(Intent::Sort { scope, by, group })
+}
+
+/// The group whose tabs are sorted: "the docs group", "the tabs in this
+/// group" (the words from the last "in" or "of" before "group").
+fn sorted_group(w: Words) -> Option<GroupWhich> {
+    let at = w.iter().position(|x| x == "group")?;
+    let from = w[..at]
+        .iter()
+        .rposition(|x| x == "in" || x == "of")
+        .map_or(0, |i| i + 1);
+    Some(super::groups::group_which(&w[from..=at]))
 }
 
 /// "organize my tabs", "tidy up the tabs in this window", "declutter":

@@ -266,10 +266,12 @@ pub enum Intent {
         color: Option<Color>,
     },
     GroupBySite(Scope),
-    /// "sort my tabs alphabetically", "sort the tabs by address".
+    /// "sort my tabs alphabetically", "sort the tabs by address"; with a
+    /// group ("sort the docs group by title"), that group's tabs.
     Sort {
         scope: Scope,
         by: SortKey,
+        group: Option<GroupWhich>,
     },
     GroupByTopic(Scope),
     RenameGroup(GroupWhich, String),

@@ -238,7 +238,12 @@ pub fn plan_intent(intent: &Intent, view: &View, options: &Options) -> Result<St
         Intent::Discard(target) => tab_actions::discard(view, target),
         Intent::Duplicate(target) => tab_actions::duplicate(view, target),
         Intent::GroupBySite(scope) => grouping::by_site(view, *scope),
-        Intent::Sort { scope, by } => sort::sort(view, *scope, *by),
+        Intent::Sort {
+            group: Some(which),
+            by,
+            ..
+        } => sort::sort_group(view, which, *by),
+        Intent::Sort { scope, by, .. } => sort::sort(view, *scope, *by),
         Intent::GroupByTopic(scope) => grouping::by_topic(view, *scope),
         Intent::Group {
             target,

@@ -1,9 +1,9 @@
 //! Sorting the tabs of a window by title, address or last use: one `move_tabs`
 //! call per window that is out of order.
 
-use super::{plural, Refusal, Step};
-use crate::interpret::parse::{Scope, SortKey};
-use crate::interpret::resolve::View;
+use super::{not_found, plural, Refusal, Step};
+use crate::interpret::parse::{GroupWhich, Scope, SortKey};
+use crate::interpret::resolve::{find_group, View};
 use crate::interpret::sites;
 use crate::log::Call;
 use crate::tab_state::Tab;
@@ -51,11 +51,7 @@ pub fn sort(view: &View, scope: Scope, by: SortKey) -> Result<Step, Refusal> {
             new_window: None,
         }));
     }
-    let how = match by {
-        SortKey::Title => "by title",
-        SortKey::Address => "by address",
-        SortKey::LastUsed => "by when you last used them",
-    };
+    let how = how(by);
     step.reply = if loose_count == 0 {
         "Every tab here is pinned or in a group; sorting leaves those as they are.".into()
     } else if step.calls.is_empty() {
@@ -64,6 +60,42 @@ pub fn sort(view: &View, scope: Scope, by: SortKey) -> Result<Step, Refusal> {
         format!("Sorted {} {how}.", plural(sorted_count, "tab"))
     };
     Ok(step)
+}
+
+/// A group's tabs sorted where the group is, so that it stays one group.
+pub fn sort_group(view: &View, which: &GroupWhich, by: SortKey) -> Result<Step, Refusal> {
+    let group = find_group(view.state, which, view).map_err(not_found)?;
+    let mut tabs: Vec<&Tab> = (view.state.tabs.iter())
+        .filter(|t| t.group_id == group.id)
+        .collect();
+    tabs.sort_by_key(|t| t.index);
+    let mut order = tabs.clone();
+    sort_by(&mut order, by);
+    let how = how(by);
+    let said = super::group_said(group);
+    let mut step = Step::default();
+    if order.iter().zip(&tabs).all(|(a, b)| a.id == b.id) {
+        step.reply = format!("The tabs of {said} are already in order {how}.");
+        return Ok(step);
+    }
+    let ids: Vec<i64> = order.iter().map(|t| t.id).collect();
+    step.touched.extend(&ids);
+    step.calls.push(Call::move_tabs(MoveTabsArgs {
+        tab_ids: ids,
+        index: tabs.first().map(|t| t.index),
+        window_id: Some(group.window_id),
+        new_window: None,
+    }));
+    step.reply = format!("Sorted {} of {said} {how}.", plural(tabs.len(), "tab"));
+    Ok(step)
+}
+
+fn how(by: SortKey) -> &'static str {
+    match by {
+        SortKey::Title => "by title",
+        SortKey::Address => "by address",
+        SortKey::LastUsed => "by when you last used them",
+    }
 }
 
 /// Titles with case and leading marks ignored ("(3) Inbox" sorts under
