@@ -26,6 +26,11 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
     windows.sort_unstable();
     // To this or the other window's end, only the tabs not there already
     // move ("merge all windows").
+    if let Destination::Left | Destination::Right = dest {
+        if let Some(step) = group_aside(view, &r.ids, *dest == Destination::Right) {
+            return Ok(step);
+        }
+    }
     let mut ids = r.ids.clone();
     let (window_id, index) = match dest {
         Destination::OtherWindow => {
@@ -219,6 +224,52 @@ fn moved_said(view: &View, ids: &[i64]) -> String {
         Some(g) => format!("the '{}' group", g.title),
         None => tabs_said(view, ids),
     }
+}
+
+/// "move the news group right": a whole group steps past the tab beside
+/// it, or past the whole group that tab is in. One step of one tab would
+/// split that group (and Firefox would take the tab out of it).
+fn group_aside(view: &View, ids: &[i64], right: bool) -> Option<Step> {
+    let moving: Vec<&Tab> = ids.iter().filter_map(|id| view.tab(*id)).collect();
+    let first = moving.first()?;
+    let one_group = moving
+        .iter()
+        .all(|t| t.group_id == first.group_id && t.window_id == first.window_id);
+    if !one_group || !view.group_within(first.group_id, ids) {
+        return None;
+    }
+    let indexes = moving.iter().map(|t| t.index);
+    let (low, high) = (indexes.clone().min()?, indexes.max()?);
+    let beside_at = if right { high + 1 } else { low - 1 };
+    let neighbour = (view.state.tabs.iter())
+        .find(|t| t.window_id == first.window_id && t.index == beside_at && !t.pinned);
+    let said = moved_said(view, ids);
+    let mut step = Step::default();
+    let Some(neighbour) = neighbour else {
+        let end = if right { "last" } else { "first" };
+        step.reply = format!("{} is {end} already.", capitalized(&said));
+        return Some(step);
+    };
+    let edge = group_edge(view, neighbour, ids, right, false);
+    let index = if right {
+        edge.index + 1 - moving.len() as i64
+    } else {
+        edge.index
+    };
+    let place = match view.state.groups.iter().find(|g| g.id == edge.group_id) {
+        Some(g) => super::group_said(g),
+        None => format!("'{}'", super::title(view, edge.id)),
+    };
+    let side = if right { "after" } else { "before" };
+    step.reply = format!("Moved {said} {side} {place}.");
+    step.calls.push(Call::move_tabs(MoveTabsArgs {
+        tab_ids: ids.to_vec(),
+        index: Some(index),
+        window_id: None,
+        new_window: None,
+    }));
+    step.touched = ids.to_vec();
+    Some(step)
 }
 
 /// "the docs group" as a place, said so.
