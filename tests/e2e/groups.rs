@@ -192,3 +192,69 @@ fn a_group_moved_whole_stays_a_group() {
     assert_eq!(groups(&env), start_groups);
     assert_eq!(env.tab(ids[2])["windowId"], env.tab(ids[0])["windowId"]);
 }
+
+/// A group's tabs changed in place: a fresh tab opened in it, its tabs
+/// sorted, the whole group stepped past the group beside it. Each is still
+/// one group, and undo puts it back.
+#[test]
+fn a_group_opened_into_sorted_and_stepped_right_stays_whole() {
+    let env = start();
+    let ids = env.open(&["Alpha news", "Bravo news", "Delta docs", "Charlie docs"]);
+    env.ok(
+        "group_tabs",
+        json!({ "tabIds": [ids[0], ids[1]], "title": "News" }),
+    );
+    env.ok(
+        "group_tabs",
+        json!({ "tabIds": [ids[2], ids[3]], "title": "Docs" }),
+    );
+    let position = |id: i64| env.tab(id)["index"].as_i64().unwrap();
+    // A group by its title: Firefox takes moved tabs out of their group,
+    // and the move makes it again, under a new id.
+    let members = |title: &str| -> Vec<i64> {
+        let listed = env.ok("list_groups", json!({}))["result"]["groups"].clone();
+        let group = (listed.as_array().unwrap().iter())
+            .find(|g| g["title"] == title)
+            .map(|g| g["id"].clone())
+            .unwrap_or_default();
+        let mut tabs = env.tabs();
+        tabs.sort_by_key(|t| t["index"].as_i64());
+        (tabs.iter())
+            .filter(|t| t["groupId"] == group)
+            .map(|t| t["id"].as_i64().unwrap())
+            .collect()
+    };
+    let command = |text: &str| {
+        let answer = env.ff.command(text).unwrap();
+        assert_eq!(answer["ok"], true, "{text} → {answer}");
+        answer
+    };
+
+    let answer = command("open a new tab in the news group");
+    let fresh = answer["calls"][0]["result"]["tab"]["id"].as_i64().unwrap();
+    assert_eq!(members("News"), [ids[0], ids[1], fresh], "{answer}");
+    assert_eq!(members("Docs"), [ids[2], ids[3]]);
+    env.undo();
+    assert!(
+        env.tabs().iter().all(|t| t["id"] != fresh),
+        "undo closes it"
+    );
+    assert_eq!(members("News"), [ids[0], ids[1]]);
+
+    let answer = command("sort the docs group by title");
+    assert_eq!(
+        members("Docs"),
+        [ids[3], ids[2]],
+        "Charlie, Delta: {answer}"
+    );
+
+    let answer = command("move the news group right");
+    assert_eq!(members("News"), [ids[0], ids[1]], "{answer}");
+    assert_eq!(members("Docs"), [ids[3], ids[2]], "{answer}");
+    assert_eq!(position(ids[0]), position(ids[2]) + 1, "{answer}");
+    env.undo();
+    env.undo();
+    assert_eq!(members("News"), [ids[0], ids[1]]);
+    assert_eq!(members("Docs"), [ids[2], ids[3]]);
+    assert_eq!(position(ids[1]) + 1, position(ids[2]));
+}
