@@ -101,7 +101,14 @@ fn move_tabs(w: Words) -> Option<Intent> {
         for (i, lead) in leads {
             let dest = destination(&rest[i + 1..]).filter(|d| lead != "in" || is_window(d));
             if let Some(dest) = dest {
-                let what = &rest[..i];
+                // "move jira all the way to the right": all the way is
+                // the far end, said above.
+                let what = ends(&rest[..i], &["all", "the", "way"]).unwrap_or(&rest[..i]);
+                let dest = match dest {
+                    Destination::Left if what.len() < i => Destination::Start,
+                    Destination::Right if what.len() < i => Destination::End,
+                    other => other,
+                };
                 return Some(Intent::Move(target_or_active(what), dest));
             }
         }
@@ -289,11 +296,19 @@ fn destination(w: Words) -> Option<Destination> {
     }
     let w = strip_articles(w);
     let has = |x: &str| w.iter().any(|y| y == x);
-    if has("end") || has("back") && !has("front") || has("last") {
+    // "the far right", "all the way to the left": the end of the strip.
+    let far = has("far") || has("way") || has("very");
+    if has("end") || has("back") && !has("front") || has("last") || has("rightmost") {
         return Some(Destination::End);
     }
-    if has("start") || has("beginning") || has("front") || has("first") {
+    if has("start") || has("beginning") || has("front") || has("first") || has("leftmost") {
         return Some(Destination::Start);
+    }
+    if far && has("left") {
+        return Some(Destination::Start);
+    }
+    if far && has("right") {
+        return Some(Destination::End);
     }
     if has("left") {
         return Some(Destination::Left);

@@ -136,6 +136,20 @@ pub(super) fn positions(w: &[String]) -> Option<Vec<Position>> {
     if content.is_empty() {
         return None;
     }
+    // "the tab on the far right", "the rightmost tab", "the one furthest
+    // to the left": the last or the first.
+    let sided: Vec<&str> = (content.iter().copied())
+        .filter(|x| !["on", "to", "of", "way", "all", "very"].contains(x))
+        .collect();
+    match sided.as_slice() {
+        ["far" | "furthest" | "farthest", "right"] | ["rightmost"] => {
+            return Some(vec![Position::Last])
+        }
+        ["far" | "furthest" | "farthest", "left"] | ["leftmost"] => {
+            return Some(vec![Position::Nth(1)])
+        }
+        _ => {}
+    }
     // "last", "last two", "first three"
     if content[0] == "last" || content[0] == "first" {
         if content.len() == 1 {
