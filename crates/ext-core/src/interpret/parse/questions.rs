@@ -439,6 +439,16 @@ const LISTENING_TO: &[&[&str]] = &[
     &["where's", "that", "sound", "coming", "from"],
 ];
 
+/// "what's the address of this page", "what site is this", "what's the
+/// url": the tab in front, whose answer says its address.
+fn this_page(w: Words) -> bool {
+    const SAID: &[&str] = &[
+        "what", "what's", "whats", "which", "is", "the", "this", "page", "site", "website", "url",
+        "address", "link", "of", "am", "i", "i'm", "on", "tab", "current", "web",
+    ];
+    all_in(w, SAID) && mentions(w, &["url", "address", "link", "site", "website", "page"])
+}
+
 /// "list my tabs", "what tabs do I have open", "which tab is playing".
 fn list(w: Words) -> Option<Intent> {
     if LISTENING_TO.iter().any(|p| is(w, p)) {
@@ -478,6 +488,9 @@ fn list(w: Words) -> Option<Intent> {
                 &without_scope(&w[1..]),
                 &["me", "all", "my", "the", "tabs", "open", "of", "every", "tab"],
             ));
+    if asks && this_page(w) {
+        return Some(Intent::ListTabs(Target::active()));
+    }
     if !listing {
         return None;
     }

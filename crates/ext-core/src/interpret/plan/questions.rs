@@ -7,7 +7,7 @@ use crate::interpret::resolve::{resolve, spoken_list, where_said, Resolved, View
 use crate::interpret::sites;
 use crate::log::Call;
 use crate::tab_state::Tab;
-use crate::text::{ago, page_key};
+use crate::text::{ago, clip, page_key};
 use crate::tools::args::{ListTabsArgs, NoArgs, WindowArgs};
 use crate::tools::ToolCall;
 
@@ -114,7 +114,13 @@ pub fn list(view: &View, target: &Target) -> Result<Step, Refusal> {
         (Selector::Highlighted { .. }, _) => format!("Selected: {}{more}.", titles.join(", ")),
         (_, 0) => "No tabs match.".into(),
         // "what tab am I on"
-        (Selector::Active | Selector::It, 1) => format!("You're on {}.", titles[0]),
+        (Selector::Active | Selector::It, 1) => {
+            let address = view
+                .tab(ids[0])
+                .map(|t| clip(&t.url, 100))
+                .unwrap_or_default();
+            format!("You're on {} ({address}).", titles[0])
+        }
         (Selector::Idle { .. }, n) => {
             format!("{} {label}: {}{more}.", plural(n, "tab"), titles.join(", "))
         }
