@@ -159,9 +159,9 @@ pub fn bookmarks_wanted(text: &str, state: &State) -> BookmarksWanted {
     let mut wanted = BookmarksWanted::default();
     for c in parse::clauses(&words) {
         match parse::parse(&c) {
-            Ok(Intent::Open(w)) => wanted.words.extend(w),
+            Ok(Intent::Open(w) | Intent::OpenNew { words: w, .. }) => wanted.words.extend(w),
             Ok(Intent::OpenBeside { open, .. } | Intent::OpenInGroup { open, .. }) => {
-                if let Intent::Open(w) = *open {
+                if let Intent::Open(w) | Intent::OpenNew { words: w, .. } = *open {
                     wanted.words.extend(w);
                 }
             }
