@@ -173,6 +173,7 @@ pub fn bookmarks_wanted(text: &str, state: &State) -> BookmarksWanted {
                 wanted.words.extend(words);
             }
             Ok(Intent::CountBookmarks { folder: None }) => wanted.count = true,
+            Ok(Intent::BookmarkFolder(name)) => wanted.folders.push(name),
             Ok(Intent::CountBookmarks { folder: Some(f) }) => wanted.folders.push(f.join(" ")),
             Ok(Intent::IsBookmarked(target)) => {
                 let ids = resolve::resolve(&view, &target)
@@ -553,6 +554,7 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
             intent,
             Intent::History { .. }
                 | Intent::FindBookmarks(_)
+                | Intent::BookmarkFolder(_)
                 | Intent::RecentBookmarks(_)
                 | Intent::IsBookmarked(_)
                 | Intent::ListTabs(_)

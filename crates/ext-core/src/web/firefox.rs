@@ -455,7 +455,7 @@ impl Browser for FirefoxBrowser {
     async fn bookmarks_in_folders(&self, titles: &[String]) -> BrowserResult<Vec<Bookmark>> {
         // `bookmarks.search` matches a bookmark's own title and address, not
         // its folder's, so the tree is read (one call, made only when a
-        // command opens bookmarks).
+        // command opens, lists or counts bookmarks).
         let roots: Vec<BookmarkNode> = call(bookmarks_get_tree()).await?;
         let titles: Vec<String> = titles.iter().map(|t| t.to_lowercase()).collect();
         let mut found = Vec::new();

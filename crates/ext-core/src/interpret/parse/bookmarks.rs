@@ -121,6 +121,30 @@ fn is_bookmarked(w: Words) -> Option<Intent> {
     Some(Intent::IsBookmarked(target))
 }
 
+/// "what's in my cooking folder", "show me the rust folder": the
+/// folder's title words.
+fn folder_asked(w: Words) -> Option<String> {
+    let rest = verb(
+        w,
+        &[
+            &["what's", "in"],
+            &["whats", "in"],
+            &["what", "is", "in"],
+            &["what", "do", "i", "have", "in"],
+            &["show", "me"],
+            &["show"],
+            &["list"],
+        ],
+    )?;
+    let name = ends(rest, &["folder"])?;
+    let name: Vec<String> = strip_articles(name)
+        .iter()
+        .filter(|x| !["my", "bookmarks", "bookmark"].contains(&x.as_str()))
+        .cloned()
+        .collect();
+    (!name.is_empty()).then(|| join(&name))
+}
+
 fn bookmarks(w: Words) -> Option<Intent> {
     if let Some(asked) = is_bookmarked(w) {
         return Some(asked);
@@ -132,6 +156,9 @@ fn bookmarks(w: Words) -> Option<Intent> {
         if let Some(open) = open_bookmarks(rest) {
             return Some(open);
         }
+    }
+    if let Some(folder) = folder_asked(w) {
+        return Some(Intent::BookmarkFolder(folder));
     }
     // "save this page for later", "save it for later", "save all tabs",
     // "save them": a bookmark (an add-on cannot save a page to disk).
@@ -159,6 +186,8 @@ fn bookmarks(w: Words) -> Option<Intent> {
             .position(|x| x == "bookmark" || x == "bookmarks")
             .unwrap_or(0);
         let mut topic: Vec<String> = w[at + 1..].to_vec();
+        // "show my rust bookmarks": a folder, if one is so named.
+        let folder = topic.is_empty();
         if let Some(i) = topic.iter().position(|x| TOPIC_WORDS.contains(&x.as_str())) {
             topic = topic.split_off(i + 1);
         } else if topic.is_empty() {
@@ -175,6 +204,9 @@ fn bookmarks(w: Words) -> Option<Intent> {
             .collect();
         if let Some(count) = newest(&topic) {
             return Some(Intent::RecentBookmarks(count));
+        }
+        if folder && !topic.is_empty() {
+            return Some(Intent::BookmarkFolder(join(&topic)));
         }
         return Some(Intent::FindBookmarks(join(&topic)));
     }

@@ -294,6 +294,9 @@ pub enum Intent {
         folder: Option<String>,
     },
     FindBookmarks(String),
+    /// "what's in my cooking folder", "show my rust bookmarks": the
+    /// folder so named, else a search for the words.
+    BookmarkFolder(String),
     /// "show my recent bookmarks", "what did I bookmark last": this many
     /// of the bookmarks added last, newest first.
     RecentBookmarks(usize),

@@ -73,6 +73,32 @@ fn bookmark_each(view: &View, ids: &[i64], folder: Option<&str>) -> Result<Step,
     })
 }
 
+/// "what's in my cooking folder", "show my rust bookmarks": the folder
+/// so named, its bookmarks as the snapshot holds them (Firefox's search
+/// reads only titles and addresses); without one, a search.
+pub fn bookmark_folder(view: &View, name: &str) -> Result<Step, Refusal> {
+    let query = name;
+    let inside: Vec<&Bookmark> = (view.state.bookmarks.iter())
+        .filter(|b| b.folder.eq_ignore_ascii_case(query.trim()))
+        .collect();
+    if let Some(first) = inside.first() {
+        let titles: Vec<String> = (inside.iter().take(10))
+            .map(|b| format!("'{}'", clip(&b.title, 60)))
+            .collect();
+        let more = if inside.len() > 10 { ", …" } else { "" };
+        return Ok(Step {
+            reply: format!(
+                "Your '{}' folder has {}: {}{more}.",
+                first.folder,
+                plural(inside.len(), "bookmark"),
+                titles.join(", ")
+            ),
+            ..Step::default()
+        });
+    }
+    find_bookmarks(query)
+}
+
 pub fn find_bookmarks(query: &str) -> Result<Step, Refusal> {
     if query.trim().is_empty() {
         return Err(Refusal::invalid(

@@ -260,6 +260,7 @@ pub fn plan_intent(intent: &Intent, view: &View, options: &Options) -> Result<St
         Intent::SearchThisSite(query) => search::search_this_site(view, query),
         Intent::Bookmark { target, folder } => bookmarks::bookmark(view, target, folder.as_deref()),
         Intent::FindBookmarks(query) => bookmarks::find_bookmarks(query),
+        Intent::BookmarkFolder(name) => bookmarks::bookmark_folder(view, name),
         Intent::RecentBookmarks(count) => Ok(bookmarks::recent_bookmarks(*count)),
         Intent::IsBookmarked(target) => bookmarks::is_bookmarked(view, target),
         Intent::History { query, span } => history::history(view, query, *span, options),
