@@ -29,6 +29,11 @@ const EXCEPT: &[&[&str]] = &[
     &["save", "for"],
     &["excluding"],
     &["not"],
+    // "the tabs that aren't playing": "not", as Whisper and people write it.
+    &["aren't"],
+    &["isn't"],
+    &["arent"],
+    &["isnt"],
 ];
 
 /// Which tabs some words mean: "the youtube tabs", "all but this one",
