@@ -53,7 +53,8 @@ fn ask(env: &Env, text: &str) -> serde_json::Value {
 }
 
 /// "how many bookmarks do I have", "show my recent bookmarks", "is this
-/// page bookmarked", and "open all my marsupials bookmarks":
+/// page bookmarked", "what's in my marsupials folder", "open koala diet
+/// in a new tab" and "open all my marsupials bookmarks":
 /// Firefox's bookmark search does not look in folder names, so the
 /// snapshot reads the folder itself.
 #[test]
@@ -97,6 +98,12 @@ fn recent_and_asked_for_bookmarks_and_a_folder_opened_whole_then_undone() {
     assert_eq!(count(&env), before + 3);
     let r = ask(&env, "how many bookmarks are in my marsupials folder");
     assert_eq!(r["reply"], "You have 3 bookmarks in 'Marsupials'.", "{r}");
+    let r = ask(&env, "what's in my marsupials folder");
+    assert_eq!(
+        r["reply"],
+        "Your 'Marsupials' folder has 3 bookmarks: 'Wombat burrows', 'Quokka facts', 'Koala diet'.",
+        "{r}"
+    );
     let r = ask(&env, "show my recent bookmarks");
     assert!(r["reply"].as_str().unwrap().contains("'Koala diet'"), "{r}");
 
@@ -115,6 +122,15 @@ fn recent_and_asked_for_bookmarks_and_a_folder_opened_whole_then_undone() {
         r["reply"].as_str().unwrap().contains("is not bookmarked"),
         "{r}"
     );
+    // A bookmark by its title, in a new tab: the snapshot reads it.
+    let r = ask(&env, "open koala diet in a new tab");
+    assert_eq!(
+        r["reply"], "Opened your bookmark 'Koala diet' in a new tab.",
+        "{r}"
+    );
+    env.wait_for_title("Koala diet");
+    env.undo();
+    assert_eq!(env.tabs().len(), before);
 
     let r = ask(&env, "open all my marsupials bookmarks");
     assert_eq!(r["ok"], true, "{r}");
