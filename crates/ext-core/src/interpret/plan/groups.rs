@@ -191,6 +191,22 @@ fn moved_in(view: &View, ids: &[i64], window: i64) -> String {
     }
 }
 
+/// The words said, each spelled as a title among `tabs` spells it
+/// ("WebGPU", "iPhone"), else capitalized.
+fn spelled_as_in(said: &str, tabs: &[&Tab]) -> String {
+    let spelled = |word: &str| {
+        (tabs.iter())
+            .flat_map(|t| t.title.split(|c: char| !c.is_alphanumeric()))
+            .find(|w| w.eq_ignore_ascii_case(word) && w.chars().any(char::is_uppercase))
+            .map(str::to_string)
+            .unwrap_or_else(|| capitalized(word))
+    };
+    said.split_whitespace()
+        .map(spelled)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// A short title for a new group nobody named: the site its tabs share
 /// ("YouTube"), the one thing named ("Flights"), or the domain they share
 /// ("Atlassian" for Jira and Confluence); else none.
@@ -207,7 +223,7 @@ fn group_title(view: &View, target: &Target, label: &str, ids: &[i64]) -> Option
     }
     if let Selector::Named(phrases) = &target.selector {
         if phrases.len() == 1 && label.split_whitespace().count() <= 2 {
-            return Some(capitalized(label));
+            return Some(spelled_as_in(label, &tabs));
         }
     }
     let domain = |t: &Tab| sites::base_domain(&sites::host_and_path(&t.url).0);
