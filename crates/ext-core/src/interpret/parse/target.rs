@@ -486,6 +486,8 @@ const TITLE_SAYS: &[&[&str]] = &[
     &["that", "mentions"],
     &["mentioning"],
     &["containing"],
+    &["related", "to"],
+    &["relating", "to"],
     &["called"],
     &["named"],
     &["titled"],
