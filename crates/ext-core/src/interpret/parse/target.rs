@@ -563,7 +563,8 @@ fn selector(w: &[String]) -> (Selector, bool) {
     ];
     if !w.is_empty()
         && only(&selection)
-        && (has("these") || (has("tabs") && (has("selected") || has("highlighted"))))
+        && (has("these")
+            || ((has("tabs") || has("ones")) && (has("selected") || has("highlighted"))))
     {
         return (Selector::Highlighted { all: has("all") }, false);
     }
