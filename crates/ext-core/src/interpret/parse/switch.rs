@@ -144,6 +144,7 @@ const SWITCH: &[&[&str]] = &[
     &["where", "is"],
     &["where's"],
     &["find"],
+    &["look", "for"],
     // "check my email", "check slack": look at what is already open.
     &["check", "on"],
     &["check"],

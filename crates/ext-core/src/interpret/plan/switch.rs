@@ -4,11 +4,41 @@ use super::{not_found, one_call, one_tab, title, window_ids, Refusal, Step};
 use crate::error::ErrorCode;
 use crate::interpret::parse::{Selector, Target, WindowRef};
 use crate::interpret::resolve::View;
+use crate::interpret::sites;
 use crate::log::Call;
 use crate::tools::args::TabIdArgs;
 use crate::tools::ToolCall;
 
+/// Switching, and when no tab is what was named, what to say instead:
+/// "find gmail" with Gmail not open says how to open it, "find flights to
+/// paris" how to search for them. Neither is done unasked.
 pub fn switch(view: &View, target: &Target) -> Result<Step, Refusal> {
+    switch_to(view, target).map_err(|refusal| {
+        let Selector::Named(names) = &target.selector else {
+            return refusal;
+        };
+        let ([words], ErrorCode::NotFound) = (names.as_slice(), refusal.code) else {
+            return refusal;
+        };
+        let said = words.join(" ");
+        let hint = match sites::by_words(words) {
+            Some(site) => format!(
+                "No tab is open on {}; say 'open {said}' to open it.",
+                site.display
+            ),
+            None => format!(
+                "{} Say 'search for {said}' to search the web.",
+                refusal.reply
+            ),
+        };
+        Refusal {
+            reply: hint,
+            ..refusal
+        }
+    })
+}
+
+fn switch_to(view: &View, target: &Target) -> Result<Step, Refusal> {
     // One tab comes to the front: "go to all tabs" or "go to the rest"
     // names none ("go to the rest tabs" is how Whisper may hear "go to the
     // Rust docs", and must not pick a tab at random).
@@ -39,7 +69,7 @@ pub fn switch(view: &View, target: &Target) -> Result<Step, Refusal> {
 
 /// A bare word that names no tab was probably not a name at all.
 pub fn bare(view: &View, target: &Target) -> Result<Step, Refusal> {
-    switch(view, target).map_err(|r| Refusal {
+    switch_to(view, target).map_err(|r| Refusal {
         code: ErrorCode::UnknownCommand,
         reply: format!(
             "{} Try 'close the YouTube tabs', 'switch to Gmail' or 'group my tabs by site'.",
