@@ -161,7 +161,10 @@ pub fn bookmarks_wanted(text: &str, state: &State) -> BookmarksWanted {
         match parse::parse(&c) {
             Ok(Intent::Open(w) | Intent::OpenNew { words: w, .. }) => wanted.words.extend(w),
             Ok(Intent::OpenBeside { open, .. } | Intent::OpenInGroup { open, .. }) => {
-                if let Intent::Open(w) | Intent::OpenNew { words: w, .. } = *open {
+                if let Intent::Open(w)
+                | Intent::OpenNew { words: w, .. }
+                | Intent::OpenBookmark { words: w, .. } = *open
+                {
                     wanted.words.extend(w);
                 }
             }

@@ -153,6 +153,10 @@ fn bookmarks(w: Words) -> Option<Intent> {
         .iter()
         .any(|x| ["bookmark", "bookmarks", "favorites", "favourites"].contains(&x.as_str()));
     if let Some(rest) = verb(w, OPEN).or_else(|| verb(w, &[&["go", "to"], &["switch", "to"]])) {
+        // "open my candle docs bookmark next to this one": opened there.
+        if let Some(beside) = super::open::open_beside(w) {
+            return Some(beside);
+        }
         if let Some(open) = open_bookmarks(rest) {
             return Some(open);
         }

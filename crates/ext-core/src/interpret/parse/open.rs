@@ -108,7 +108,7 @@ fn open(w: Words) -> Option<Intent> {
 /// "open bbc.com next to this one", "open a new tab beside jira", "open
 /// gmail right next to slack": a new tab there. "open the tab next to
 /// jira" is that tab.
-fn open_beside(w: Words) -> Option<Intent> {
+pub(super) fn open_beside(w: Words) -> Option<Intent> {
     let rest = verb(w, OPEN)?;
     let (at, len) = rest
         .iter()
@@ -138,6 +138,7 @@ fn open_beside(w: Words) -> Option<Intent> {
             | Intent::OpenUrl(_)
             | Intent::OpenNew { window: false, .. }
             | Intent::NewTab
+            | Intent::OpenBookmark { all: false, .. }
     );
     let mut beside = super::target::target(reference);
     beside.singular = true;
