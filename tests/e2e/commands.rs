@@ -509,3 +509,31 @@ fn questions_change_nothing_and_a_closed_page_comes_back_from_history() {
     })
     .unwrap();
 }
+
+/// "open github.com and pin it": the pin is planned before Firefox gives
+/// the new tab its id, for the id the simulation gave it. With a tab
+/// closed just before, Firefox's next id is not that one; the pin must
+/// still reach the tab opened, and no other.
+#[test]
+fn a_tab_opened_and_pinned_in_one_command_is_the_tab_opened() {
+    let env = start();
+    let ids = env.open(&["Alpha", "Bravo", "Charlie"]);
+    env.ok("close_tabs", json!({ "tabIds": [ids[2]] }));
+    let before = env.tabs();
+    let r = say(&env, "open github.com and pin it");
+    let opened: Vec<Value> = (env.tabs().into_iter())
+        .filter(|t| before.iter().all(|b| b["id"] != t["id"]))
+        .collect();
+    assert_eq!(opened.len(), 1, "{r}");
+    assert_eq!(opened[0]["pinned"], true, "{r}");
+    for t in &before {
+        assert_eq!(
+            env.tab(t["id"].as_i64().unwrap())["pinned"],
+            t["pinned"],
+            "{r}"
+        );
+    }
+    env.undo();
+    let after: Vec<Value> = env.tabs();
+    assert_eq!(after.len(), before.len(), "undo closes it: {after:?}");
+}

@@ -588,18 +588,27 @@ impl<B: Browser, S: Storage> Background<B, S> {
         let mut failure = None;
         let mut summaries = Vec::new();
         let mut passed_over = Vec::new();
+        // Tabs opened by earlier calls: (the id planned for, Firefox's id).
+        let mut opened: Vec<(i64, i64)> = Vec::new();
         for (i, c) in plan.calls.iter().enumerate() {
-            match tools::run_tool(&self.scoped(), &c.tool, &c.args).await {
+            let args = interpret::with_opened_ids(&c.args, &opened);
+            match tools::run_tool(&self.scoped(), &c.tool, &args).await {
                 Ok(out) => {
-                    self.note_media(&c.tool, &c.args, &out.result);
+                    self.note_media(&c.tool, &args, &out.result);
                     undo_steps.extend(out.undo);
                     if plan.query {
                         summaries.extend(summarize(&c.tool, &out.result));
                     }
-                    performed.push(LoggedCall::new(&c.tool, &c.args, &out.result));
+                    let planned = plan.opened.iter().find(|(at, _)| *at == i);
+                    if let (Some((_, planned)), Some(id)) =
+                        (planned, out.result["tab"]["id"].as_i64())
+                    {
+                        opened.push((*planned, id));
+                    }
+                    performed.push(LoggedCall::new(&c.tool, &args, &out.result));
                 }
                 Err(e) => {
-                    performed.push(LoggedCall::new(&c.tool, &c.args, &Value::Null));
+                    performed.push(LoggedCall::new(&c.tool, &args, &Value::Null));
                     if plan.passable.contains(&i) {
                         passed_over.push(e);
                         continue;

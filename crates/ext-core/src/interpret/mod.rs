@@ -12,6 +12,7 @@ mod beyond;
 mod hearing;
 pub mod parse;
 mod plan;
+pub use plan::with_opened_ids;
 mod resolve;
 mod room_talk;
 pub mod sites;
@@ -100,6 +101,12 @@ pub struct Plan {
     /// plays through Web Audio, which no page script can pause.
     #[serde(skip)]
     pub passable: Vec<usize>,
+    /// The tabs earlier clauses open, as (call index, the id the
+    /// simulation gave the tab): "open github.com and pin it" plans its pin
+    /// for that id, and Firefox gives the tab another one, which the calls
+    /// after it take instead ([`Plan::opened_as`]).
+    #[serde(skip)]
+    pub opened: Vec<(usize, i64)>,
 }
 
 impl Plan {
@@ -128,6 +135,7 @@ impl Plan {
             undo_times: None,
             query: false,
             passable: Vec::new(),
+            opened: Vec::new(),
         }
     }
 
@@ -513,6 +521,7 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
                 undo_times,
                 query: false,
                 passable: Vec::new(),
+                opened: Vec::new(),
             };
         }
     }
@@ -525,6 +534,7 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
     let mut previous = Vec::new();
     let mut query = false;
     let mut passable = Vec::new();
+    let mut opened = Vec::new();
     // Nothing of a plan runs unless all of it can: past the first clause,
     // the reply says so, as the earlier clauses' replies ("Closed
     // 'r/rust'.") would say otherwise.
@@ -575,9 +585,14 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
         );
         if k + 1 < intents.len() {
             let sim = MemoryBrowser::new(plan::with_windows(current.into_owned()));
-            for result in plan::simulate(&sim, &step.calls) {
-                if let Err(e) = result {
-                    return failed_at(k, e.code, e.message);
+            for (i, result) in plan::simulate(&sim, &step.calls).into_iter().enumerate() {
+                match result {
+                    Err(e) => return failed_at(k, e.code, e.message),
+                    Ok(result) => {
+                        if let Some(id) = result["tab"]["id"].as_i64() {
+                            opened.push((calls.len() + i, id));
+                        }
+                    }
                 }
             }
             current = std::borrow::Cow::Owned(sim.state());
@@ -605,6 +620,7 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
         undo_times: None,
         query,
         passable,
+        opened,
     }
 }
 
@@ -960,6 +976,30 @@ mod tests {
         assert!(needs_guided(heard, &gitub, &options));
         let plan = plan_spoken(heard, Some("switch to the gitub tab"), &gitub, &options);
         assert_eq!(plan.calls[0].args["tabId"], 2);
+    }
+
+    /// "open github.com and pin it": the pin is planned for the id the
+    /// simulation gave the new tab, and takes the id Firefox gives it.
+    #[test]
+    fn a_tab_opened_then_acted_on_takes_the_id_firefox_gives_it() {
+        let plan = plan_typed("open github.com and pin it");
+        let tools: Vec<&str> = plan.calls.iter().map(|c| c.tool.as_str()).collect();
+        assert_eq!(tools, ["create_tab", "pin_tabs"], "{}", plan.reply);
+        let simulated = plan.calls[1].args["tabIds"][0].as_i64().unwrap();
+        assert!(state().tabs.iter().all(|t| t.id != simulated));
+        assert_eq!(plan.opened, [(0, simulated)]);
+        let firefox = simulated + 40;
+        let args = with_opened_ids(&plan.calls[1].args, &[(simulated, firefox)]);
+        assert_eq!(args["tabIds"], serde_json::json!([firefox]));
+        assert_eq!(args["pinned"], true);
+        let args = serde_json::json!({"tabId": simulated, "tabIds": [1, simulated]});
+        let args = with_opened_ids(&args, &[(simulated, firefox)]);
+        assert_eq!(
+            args,
+            serde_json::json!({"tabId": firefox, "tabIds": [1, firefox]})
+        );
+        // Nothing opened: the arguments as planned.
+        assert!(plan_typed("mute youtube and pin slack").opened.is_empty());
     }
 
     fn plan_typed(text: &str) -> Plan {
