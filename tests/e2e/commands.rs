@@ -510,12 +510,15 @@ fn questions_change_nothing_and_a_closed_page_comes_back_from_history() {
     .unwrap();
 }
 
-/// "open github.com and pin it": the pin is planned before Firefox gives
-/// the new tab its id, for the id the simulation gave it. With a tab
-/// closed just before, Firefox's next id is not that one; the pin must
-/// still reach the tab opened, and no other.
+/// "open github.com and pin it", "group alpha and bravo as work and
+/// collapse it": the later clause is planned for the ids an in-memory
+/// simulation gave the tab or group the first made. Firefox gives its own
+/// (with a tab closed just before, its next tab id is not the one
+/// simulated; a group's id is a timestamp; a group moved whole is made
+/// again), and the later clause must still reach what was made, and
+/// nothing else.
 #[test]
-fn a_tab_opened_and_pinned_in_one_command_is_the_tab_opened() {
+fn what_a_command_makes_is_what_its_later_clauses_act_on() {
     let env = start();
     let ids = env.open(&["Alpha", "Bravo", "Charlie"]);
     env.ok("close_tabs", json!({ "tabIds": [ids[2]] }));
@@ -536,4 +539,21 @@ fn a_tab_opened_and_pinned_in_one_command_is_the_tab_opened() {
     env.undo();
     let after: Vec<Value> = env.tabs();
     assert_eq!(after.len(), before.len(), "undo closes it: {after:?}");
+
+    let work = |env: &Env| -> Value {
+        let listed = env.ok("list_groups", json!({}))["result"]["groups"].clone();
+        (listed.as_array().unwrap().iter())
+            .find(|g| g["title"] == "Work")
+            .cloned()
+            .unwrap_or_default()
+    };
+    let r = say(&env, "group alpha and bravo as work and collapse it");
+    let group = work(&env);
+    assert_eq!(id_list(&group["tabIds"]), [ids[0], ids[1]], "{r}");
+    assert_eq!(group["collapsed"], true, "{r}");
+    let r = say(&env, "move the work group to the start and expand it");
+    let group = work(&env);
+    assert_eq!(id_list(&group["tabIds"]), [ids[0], ids[1]], "{r}");
+    assert_eq!(group["collapsed"], false, "{r}");
+    assert_eq!(env.tab(ids[0])["index"], 0, "{r}");
 }

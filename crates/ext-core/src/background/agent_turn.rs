@@ -310,7 +310,7 @@ impl<B: Browser, S: Storage> Background<B, S> {
                 undo_times: None,
                 query: false,
                 passable: Vec::new(),
-                opened: Vec::new(),
+                simulated: Vec::new(),
             },
             undo_into: undo_id.clone(),
         }));

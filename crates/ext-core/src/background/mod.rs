@@ -14,7 +14,7 @@ use describe::summarize;
 
 use crate::browser::Browser;
 use crate::error::{ToolError, ToolResult};
-use crate::interpret::{self, Addressed, Plan, Special};
+use crate::interpret::{self, made_ids, Addressed, Plan, Special};
 use crate::log::book::{self, LogIndex, LogWrite};
 use crate::log::{compacted, LogBook, LogEntry, LoggedCall, Retention};
 use crate::scope::{self, Scoped};
@@ -588,10 +588,10 @@ impl<B: Browser, S: Storage> Background<B, S> {
         let mut failure = None;
         let mut summaries = Vec::new();
         let mut passed_over = Vec::new();
-        // Tabs opened by earlier calls: (the id planned for, Firefox's id).
-        let mut opened: Vec<(i64, i64)> = Vec::new();
+        // Ids earlier calls made in the simulation and in Firefox.
+        let mut renamed = Vec::new();
         for (i, c) in plan.calls.iter().enumerate() {
-            let args = interpret::with_opened_ids(&c.args, &opened);
+            let args = made_ids::with_firefox_ids(&c.args, &renamed);
             match tools::run_tool(&self.scoped(), &c.tool, &args).await {
                 Ok(out) => {
                     self.note_media(&c.tool, &args, &out.result);
@@ -599,11 +599,8 @@ impl<B: Browser, S: Storage> Background<B, S> {
                     if plan.query {
                         summaries.extend(summarize(&c.tool, &out.result));
                     }
-                    let planned = plan.opened.iter().find(|(at, _)| *at == i);
-                    if let (Some((_, planned)), Some(id)) =
-                        (planned, out.result["tab"]["id"].as_i64())
-                    {
-                        opened.push((*planned, id));
+                    if let Some((_, simulated)) = plan.simulated.iter().find(|(at, _)| *at == i) {
+                        renamed.extend(made_ids::renamed(simulated, &out.result));
                     }
                     performed.push(LoggedCall::new(&c.tool, &args, &out.result));
                 }

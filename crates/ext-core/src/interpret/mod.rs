@@ -10,9 +10,9 @@
 mod addresses;
 mod beyond;
 mod hearing;
+pub mod made_ids;
 pub mod parse;
 mod plan;
-pub use plan::with_opened_ids;
 mod resolve;
 mod room_talk;
 pub mod sites;
@@ -101,12 +101,11 @@ pub struct Plan {
     /// plays through Web Audio, which no page script can pause.
     #[serde(skip)]
     pub passable: Vec<usize>,
-    /// The tabs earlier clauses open, as (call index, the id the
-    /// simulation gave the tab): "open github.com and pin it" plans its pin
-    /// for that id, and Firefox gives the tab another one, which the calls
-    /// after it take instead ([`Plan::opened_as`]).
+    /// What the calls of every clause but the last returned in the
+    /// simulation later clauses were planned on, by call index: the ids
+    /// they made are Firefox's once they run ([`made_ids`]).
     #[serde(skip)]
-    pub opened: Vec<(usize, i64)>,
+    pub simulated: Vec<(usize, serde_json::Value)>,
 }
 
 impl Plan {
@@ -135,7 +134,7 @@ impl Plan {
             undo_times: None,
             query: false,
             passable: Vec::new(),
-            opened: Vec::new(),
+            simulated: Vec::new(),
         }
     }
 
@@ -521,7 +520,7 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
                 undo_times,
                 query: false,
                 passable: Vec::new(),
-                opened: Vec::new(),
+                simulated: Vec::new(),
             };
         }
     }
@@ -534,7 +533,7 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
     let mut previous = Vec::new();
     let mut query = false;
     let mut passable = Vec::new();
-    let mut opened = Vec::new();
+    let mut simulated = Vec::new();
     // Nothing of a plan runs unless all of it can: past the first clause,
     // the reply says so, as the earlier clauses' replies ("Closed
     // 'r/rust'.") would say otherwise.
@@ -588,11 +587,7 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
             for (i, result) in plan::simulate(&sim, &step.calls).into_iter().enumerate() {
                 match result {
                     Err(e) => return failed_at(k, e.code, e.message),
-                    Ok(result) => {
-                        if let Some(id) = result["tab"]["id"].as_i64() {
-                            opened.push((calls.len() + i, id));
-                        }
-                    }
+                    Ok(result) => simulated.push((calls.len() + i, result)),
                 }
             }
             current = std::borrow::Cow::Owned(sim.state());
@@ -620,7 +615,7 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
         undo_times: None,
         query,
         passable,
-        opened,
+        simulated,
     }
 }
 
@@ -987,19 +982,17 @@ mod tests {
         assert_eq!(tools, ["create_tab", "pin_tabs"], "{}", plan.reply);
         let simulated = plan.calls[1].args["tabIds"][0].as_i64().unwrap();
         assert!(state().tabs.iter().all(|t| t.id != simulated));
-        assert_eq!(plan.opened, [(0, simulated)]);
-        let firefox = simulated + 40;
-        let args = with_opened_ids(&plan.calls[1].args, &[(simulated, firefox)]);
-        assert_eq!(args["tabIds"], serde_json::json!([firefox]));
+        let [(0, result)] = plan.simulated.as_slice() else {
+            panic!("{:?}", plan.simulated);
+        };
+        let mut firefox = result.clone();
+        firefox["tab"]["id"] = (simulated + 40).into();
+        let renamed = made_ids::renamed(result, &firefox);
+        let args = made_ids::with_firefox_ids(&plan.calls[1].args, &renamed);
+        assert_eq!(args["tabIds"], serde_json::json!([simulated + 40]));
         assert_eq!(args["pinned"], true);
-        let args = serde_json::json!({"tabId": simulated, "tabIds": [1, simulated]});
-        let args = with_opened_ids(&args, &[(simulated, firefox)]);
-        assert_eq!(
-            args,
-            serde_json::json!({"tabId": firefox, "tabIds": [1, firefox]})
-        );
-        // Nothing opened: the arguments as planned.
-        assert!(plan_typed("mute youtube and pin slack").opened.is_empty());
+        // One clause: nothing simulated, the arguments as planned.
+        assert!(plan_typed("pin slack").simulated.is_empty());
     }
 
     fn plan_typed(text: &str) -> Plan {

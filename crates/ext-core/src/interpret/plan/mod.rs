@@ -319,35 +319,6 @@ pub fn simulate(sim: &MemoryBrowser, calls: &[Call]) -> Vec<Result<Value, ToolEr
         .collect()
 }
 
-/// A call's arguments with the ids the simulation gave the tabs earlier
-/// calls opened replaced by the ids Firefox gave them (`opened`: pairs of
-/// simulated and real ids; see [`crate::interpret::Plan::opened`]). A
-/// simulated id is one no tab of the snapshot has, so it names nothing
-/// else.
-pub fn with_opened_ids(args: &Value, opened: &[(i64, i64)]) -> Value {
-    let real = |v: &Value| {
-        let id = v.as_i64()?;
-        let (_, real) = opened.iter().find(|(simulated, _)| *simulated == id)?;
-        Some(Value::from(*real))
-    };
-    let mut args = args.clone();
-    if let Some(fields) = args.as_object_mut() {
-        if let Some(v) = fields.get_mut("tabId") {
-            if let Some(id) = real(v) {
-                *v = id;
-            }
-        }
-        if let Some(Value::Array(ids)) = fields.get_mut("tabIds") {
-            for v in ids {
-                if let Some(id) = real(v) {
-                    *v = id;
-                }
-            }
-        }
-    }
-    args
-}
-
 /// The state a snapshot gives the simulation (windows may be missing in a hand-written STATE).
 pub fn with_windows(mut state: State) -> State {
     for t in &state.tabs {
