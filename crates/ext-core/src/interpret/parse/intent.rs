@@ -260,6 +260,9 @@ pub enum Intent {
     Reload(Target, bool),
     Discard(Target),
     Duplicate(Target),
+    /// "duplicate jira twice", "open three new tabs": a command that makes
+    /// tabs, this many times.
+    Repeat(Box<Intent>, i64),
     Group {
         target: Target,
         name: Option<String>,

@@ -22,6 +22,7 @@ mod move_tabs;
 pub(super) mod open;
 mod place;
 mod questions;
+mod repeat;
 pub(super) mod search;
 mod switch;
 mod tab_actions;
@@ -73,6 +74,7 @@ macro_rules! families {
 families!(
     confirm,
     listening,
+    repeat,
     browse,
     undo,
     questions,

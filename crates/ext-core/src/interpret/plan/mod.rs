@@ -237,6 +237,7 @@ pub fn plan_intent(intent: &Intent, view: &View, options: &Options) -> Result<St
         Intent::Reload(target, hard) => tab_actions::reload(view, target, *hard),
         Intent::Discard(target) => tab_actions::discard(view, target),
         Intent::Duplicate(target) => tab_actions::duplicate(view, target),
+        Intent::Repeat(done, times) => tab_actions::repeat(view, done, *times, options),
         Intent::GroupBySite(scope) => grouping::by_site(view, *scope),
         Intent::Sort {
             group: Some(which),

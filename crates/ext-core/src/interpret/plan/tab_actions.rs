@@ -1,8 +1,9 @@
 //! Mute, pin, reload, unload and duplicate: tabs changed in place.
 
 use super::{capitalized, plural, refused, tabs_said, target_ids, title, Refusal, Step};
-use crate::interpret::parse::Target;
+use crate::interpret::parse::{Intent, Target};
 use crate::interpret::resolve::View;
+use crate::interpret::Options;
 use crate::log::Call;
 use crate::tools::args::{MuteTabsArgs, PinTabsArgs, ReloadTabsArgs, TabIdArgs, TabIdsArgs};
 use crate::tools::ToolCall;
@@ -100,6 +101,32 @@ pub fn discard(view: &View, target: &Target) -> Result<Step, Refusal> {
         step.touched = ids;
     }
     Ok(step)
+}
+
+/// "duplicate jira twice", "open three new tabs": the calls of one, this
+/// many times over; no more tabs than closing would take unasked.
+pub fn repeat(view: &View, done: &Intent, times: i64, options: &Options) -> Result<Step, Refusal> {
+    let once = super::plan_intent(done, view, options)?;
+    let made = times * once.calls.len() as i64;
+    if times < 1 || made > options.confirm_threshold as i64 {
+        return Err(refused(format!(
+            "That would open {made} tabs at once; at most {} are opened on one command.",
+            options.confirm_threshold
+        )));
+    }
+    let said = match times {
+        2 => "twice".to_string(),
+        n => format!("{n} times"),
+    };
+    let reply = match done {
+        Intent::NewTab => format!("Opened {}.", plural(times as usize, "new tab")),
+        _ => format!("{} {said}.", once.reply.trim_end_matches('.')),
+    };
+    Ok(Step {
+        calls: (0..times).flat_map(|_| once.calls.clone()).collect(),
+        reply,
+        ..once
+    })
 }
 
 pub fn duplicate(view: &View, target: &Target) -> Result<Step, Refusal> {
