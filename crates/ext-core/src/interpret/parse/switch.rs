@@ -117,6 +117,8 @@ fn is_back_to_last(w: Words) -> bool {
 const SWITCH: &[&[&str]] = &[
     &["switch", "back", "to"],
     &["switch", "over", "to"],
+    &["switch", "me", "over", "to"],
+    &["switch", "me", "to"],
     &["switch", "to"],
     &["switch"],
     &["go", "back", "to"],
