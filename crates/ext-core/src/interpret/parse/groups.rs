@@ -67,6 +67,14 @@ fn out_of_group(what: Words, from: Words) -> Intent {
 
 /// "the docs group", "group docs", "this group".
 pub(super) fn group_which(w: Words) -> GroupWhich {
+    // "the news and docs groups", "the news group and the docs group" (not
+    // "the news and weather group", which may be one group's title).
+    let parts: Vec<&[String]> = w.split(|x| x == "and").collect();
+    let each_a_group = parts.iter().all(|p| p.iter().any(|x| x == "group"));
+    let plural = w.last().is_some_and(|x| x == "groups");
+    if parts.len() > 1 && (plural || each_a_group) && parts.iter().all(|p| !p.is_empty()) {
+        return GroupWhich::Several(parts.into_iter().map(group_which).collect());
+    }
     let w = strip_articles(w);
     let words: Vec<String> = w
         .iter()

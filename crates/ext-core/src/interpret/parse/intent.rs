@@ -181,6 +181,8 @@ pub enum GroupWhich {
     Current,
     /// "the other groups", "all groups but docs": every group but one.
     AllBut(Box<GroupWhich>),
+    /// "the news and docs groups", "the news group and the docs group".
+    Several(Vec<GroupWhich>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]

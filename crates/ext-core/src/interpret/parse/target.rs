@@ -699,6 +699,9 @@ fn selector(w: &[String]) -> (Selector, bool) {
         let singular = p.len() == 1 && matches!(p[0], Position::Nth(_) | Position::Last);
         return (Selector::Positions(p), singular);
     }
+    if let Some(groups) = several_groups(&w) {
+        return (Selector::Union(groups), false);
+    }
     if let Some(g) = find(&w, "group") {
         let name: Vec<String> = strip_articles(&w[..g])
             .iter()
@@ -726,6 +729,35 @@ fn selector(w: &[String]) -> (Selector, bool) {
         .collect();
     let single = parts.len() == 1;
     (merge(parts), single && one_tab)
+}
+
+/// "the docs group and the news group", "the news and docs groups", "the
+/// docs group and jira": each group's tabs (and what else is said).
+fn several_groups(w: &[String]) -> Option<Vec<Selector>> {
+    let joiner = |x: &String| ["and", "&", "plus", "+"].contains(&x.as_str());
+    let named = |w: &[String]| -> Vec<String> {
+        (strip_articles(w).iter())
+            .filter(|x| !STOP.contains(&x.as_str()))
+            .cloned()
+            .collect()
+    };
+    let (last, before) = w.split_last()?;
+    if last == "groups" {
+        let names: Vec<Vec<String>> = before.split(joiner).map(named).collect();
+        let all_named = names.len() > 1 && names.iter().all(|n| !n.is_empty());
+        return all_named.then(|| names.into_iter().map(Selector::InGroup).collect());
+    }
+    let parts: Vec<&[String]> = w.split(joiner).filter(|p| !p.is_empty()).collect();
+    let is_group = |p: &[String]| p.last().is_some_and(|x| x == "group");
+    if parts.len() < 2 || !parts.iter().any(|p| is_group(p)) {
+        return None;
+    }
+    (parts.into_iter())
+        .map(|p| match is_group(p) {
+            true => Some(Selector::InGroup(named(&p[..p.len() - 1]))),
+            false => part(p),
+        })
+        .collect()
 }
 
 /// One item of a list: "this tab", "tab 2", "the flights tab".

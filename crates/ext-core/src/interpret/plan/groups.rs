@@ -304,6 +304,17 @@ fn groups_meant<'a>(view: &View<'a>, which: &GroupWhich) -> Result<Vec<&'a Group
                 .filter(|g| kept.iter().all(|k| k.id != g.id))
                 .collect()
         }
+        GroupWhich::Several(each) => {
+            let mut groups: Vec<&Group> = Vec::new();
+            for one in each {
+                for g in groups_meant(view, one)? {
+                    if groups.iter().all(|known| known.id != g.id) {
+                        groups.push(g);
+                    }
+                }
+            }
+            groups
+        }
         _ => vec![find_group(view.state, which, view).map_err(not_found)?],
     })
 }

@@ -12,7 +12,9 @@ pub fn find_group<'a>(
     view: &View,
 ) -> Result<&'a Group, String> {
     match which {
-        GroupWhich::AllBut(_) => Err("That is said of one group at a time; say which.".into()),
+        GroupWhich::AllBut(_) | GroupWhich::Several(_) => {
+            Err("That is said of one group at a time; say which.".into())
+        }
         GroupWhich::Current | GroupWhich::All => {
             // Right after "group youtube tabs", "the group" is that one.
             let previous: Vec<i64> = view
