@@ -21,15 +21,18 @@ pub fn switch(view: &View, target: &Target) -> Result<Step, Refusal> {
             return refusal;
         };
         let said = words.join(" ");
+        // A word alone is most often a tab's name misheard ("go to the
+        // truth of tab"), not something to look up.
         let hint = match sites::by_words(words) {
             Some(site) => format!(
                 "No tab is open on {}; say 'open {said}' to open it.",
                 site.display
             ),
-            None => format!(
+            None if words.len() > 1 => format!(
                 "{} Say 'search for {said}' to search the web.",
                 refusal.reply
             ),
+            None => return refusal,
         };
         Refusal {
             reply: hint,
