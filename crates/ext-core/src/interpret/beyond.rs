@@ -229,6 +229,37 @@ pub fn reply(w: &[String], state: &State) -> Option<&'static str> {
              later.",
         );
     }
+    // "close jira in 5 minutes", "remind me to check jira": nothing here
+    // keeps time. Not "the tabs I haven't used in 5 minutes", which says
+    // which tabs.
+    let units = [
+        "second", "seconds", "minute", "minutes", "min", "mins", "hour", "hours",
+    ];
+    let in_a_while = matches!(w.as_slice(), [.., "in", n, unit] | [.., "after", n, unit]
+        if units.contains(unit) && (crate::interpret::text::loose_number(n).is_some()))
+        || matches!(w.as_slice(), ["in", n, unit, ..] if units.contains(unit)
+            && crate::interpret::text::loose_number(n).is_some());
+    let which_tabs = [
+        "used", "using", "opened", "visited", "touched", "looked", "idle", "older",
+    ]
+    .iter()
+    .any(|x| has(x));
+    // "open the read later tab" names a tab.
+    let titled = |word: &str| (state.tabs.iter()).any(|t| t.title.to_lowercase().contains(word));
+    // Not "save this for later" (a bookmark) or "rename it to tomorrow".
+    let acts = [
+        "close", "open", "mute", "unmute", "pin", "unpin", "reload", "switch", "go",
+    ];
+    let later_word = acts.contains(&first)
+        && w.last()
+            .is_some_and(|x| ["tomorrow", "tonight", "later"].contains(x) && !titled(x));
+    let later = (in_a_while && !which_tabs) || later_word || w.starts_with(&["remind", "me"]);
+    if later && first != "search" {
+        return Some(
+            "Tab Whisperer can't do things later or keep reminders; say the command when you \
+             want it done, or bookmark the page to come back to it.",
+        );
+    }
     // "minimize the docs group" collapses it: only windows are beyond reach.
     if ["minimize", "minimise", "maximize", "maximise"].contains(&first) && has("window") {
         return Some("Tab Whisperer can't resize windows.");
@@ -253,6 +284,30 @@ mod tests {
             ],
             &[],
         )
+    }
+
+    #[test]
+    fn nothing_is_done_later_but_idle_tabs_are_still_named_by_time() {
+        for later in [
+            "close jira in 5 minutes",
+            "in ten minutes close the youtube tabs",
+            "remind me to check jira",
+            "open gmail tomorrow",
+            "close this tab later",
+            "pin this tab after an hour",
+        ] {
+            assert!(r(later).is_some_and(|x| x.contains("later")), "{later}");
+        }
+        for now in [
+            "close the tabs I haven't used in 5 minutes",
+            "close tabs older than an hour",
+            "search for things to do tomorrow",
+            "save this for later",
+            "rename the reading group to later",
+            "close jira",
+        ] {
+            assert_eq!(r(now), None, "{now}");
+        }
     }
 
     #[test]
