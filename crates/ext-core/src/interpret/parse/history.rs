@@ -139,7 +139,10 @@ fn open_from_history(w: Words) -> Option<Intent> {
     )?;
     let read_by_me =
         mentions(rest, &["i"]) && rest.iter().any(|x| READ_VERBS.contains(&x.as_str()));
-    if time_span(rest).is_none() && !read_by_me {
+    // "reopen the kayak page": a page had before (what was closed last is
+    // the undo family's).
+    let again = w[0] == "reopen";
+    if time_span(rest).is_none() && !read_by_me && !again {
         return None;
     }
     let (query, span) = query_and_span(rest);

@@ -24,7 +24,7 @@ pub fn parse(w: Words) -> Parsed {
 /// The words of "the tab I just closed", "the last closed tabs again".
 const CLOSED_TAB: &[&str] = &[
     "the", "tab", "tabs", "i", "just", "closed", "last", "again", "that", "those", "recently",
-    "my", "most", "you",
+    "my", "most", "you", "page", "pages", "one",
 ];
 
 /// "reopen the tab I just closed", "reopen last tab", "restore the closed
