@@ -181,8 +181,17 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
             (elsewhere.then_some(beside.window_id), index)
         }
         Destination::Position(n) => {
-            step.reply = format!("Moved {} to position {n}.", moved_said(view, &r.ids));
-            (None, (n - 1).max(0))
+            // "position 100" in a window of 7 tabs is its end.
+            let in_window = (state.tabs.iter())
+                .filter(|t| t.window_id == first.window_id)
+                .count() as i64;
+            if *n >= in_window {
+                step.reply = format!("Moved {} to the end.", moved_said(view, &r.ids));
+                (None, -1)
+            } else {
+                step.reply = format!("Moved {} to position {n}.", moved_said(view, &r.ids));
+                (None, (n - 1).max(0))
+            }
         }
         Destination::Together => return together(view, &r.ids, &r.label),
         Destination::SwapWith(other) => return swap(view, target, other.as_deref()),
