@@ -292,6 +292,14 @@ fn close_duplicates_keeps_active_then_pinned_then_oldest() {
     state
         .tabs
         .push(tab(12, 2, 4, "https://vimeo.com/1#t=30", "Dogs on Vimeo"));
+    // Among some tabs only: the Vimeo copies, 3 kept as the oldest.
+    let f = Fixture::with(state.clone());
+    let r = f.tool("close_duplicate_tabs", json!({"tabIds": [3, 11, 12, 6]}));
+    assert_eq!(ids(&r["result"]["closed"]), [11, 12]);
+    assert_eq!(
+        f.fails("close_duplicate_tabs", json!({"tabIds": [3, 99]})),
+        "NOT_FOUND"
+    );
     let f = Fixture::with(state);
     let r = f.tool("close_duplicate_tabs", json!({}));
     let mut closed = ids(&r["result"]["closed"]);

@@ -45,6 +45,18 @@ pub struct WindowArgs {
     pub window_id: Option<i64>,
 }
 
+#[derive(Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CloseDuplicateTabsArgs {
+    /// Only this window (default: every window).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub window_id: Option<i64>,
+    /// Only copies among these tabs ("close the duplicate youtube tabs");
+    /// default: every tab.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tab_ids: Option<Vec<i64>>,
+}
+
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct GroupTabsArgs {

@@ -107,7 +107,7 @@ tools! {
     list_tabs(args::ListTabsArgs) => tabs::list_tabs, "List open tabs, in every window or one, optionally only those whose title or URL contains all the query words.";
     switch_tab(args::TabIdArgs) => tabs::switch_tab, "Switch to a tab and focus its window.";
     close_tabs(args::TabIdsArgs) => tabs::close_tabs, "Close tabs. Refuses to close every tab of a window. Undoable.";
-    close_duplicate_tabs(args::WindowArgs) => tabs::close_duplicate_tabs, "Close tabs showing the same URL (ignoring #fragments), keeping the active, else pinned, else oldest copy. Pinned copies are never closed. Undoable.";
+    close_duplicate_tabs(args::CloseDuplicateTabsArgs) => tabs::close_duplicate_tabs, "Close tabs showing the same URL (ignoring #fragments), keeping the active, else pinned, else oldest copy; with tabIds, only copies among those tabs. Pinned copies are never closed. Undoable.";
     group_tabs(args::GroupTabsArgs) => groups::group_tabs, "Put tabs in a new group with a title and color, or add them to an existing group. Undoable.";
     ungroup_tabs(args::UngroupTabsArgs) => groups::ungroup_tabs, "Take tabs (or every tab of a group) out of their groups. Undoable.";
     list_groups(args::WindowArgs) => groups::list_groups, "List tab groups with their tabs.";

@@ -99,18 +99,24 @@ pub async fn close_tabs<B: Browser>(b: &B, a: TabIdsArgs) -> ToolResult<ToolOutp
 }
 
 /// The URL with its fragment removed: two tabs on the same page are copies.
-pub async fn close_duplicate_tabs<B: Browser>(b: &B, a: WindowArgs) -> ToolResult<ToolOutput> {
+pub async fn close_duplicate_tabs<B: Browser>(
+    b: &B,
+    a: CloseDuplicateTabsArgs,
+) -> ToolResult<ToolOutput> {
     let windows = b.windows().await?;
     if let Some(w) = a.window_id {
         check_window(&windows, w)?;
     }
     let all = b.tabs().await?;
+    if let Some(ids) = &a.tab_ids {
+        find_tabs(&all, ids)?;
+    }
     let focused = focused_window(&windows).ok();
     let mut copies: HashMap<String, Vec<&Tab>> = HashMap::new();
-    for t in all
-        .iter()
-        .filter(|t| a.window_id.is_none_or(|w| t.window_id == w))
-    {
+    for t in all.iter().filter(|t| {
+        a.window_id.is_none_or(|w| t.window_id == w)
+            && a.tab_ids.as_ref().is_none_or(|ids| ids.contains(&t.id))
+    }) {
         copies
             .entry(page_key(&t.url).to_string())
             .or_default()

@@ -4,7 +4,7 @@
 use super::super::text::{number, ordinal};
 use super::intent::{Intent, Scope, Selector, Target};
 use super::target::target_or_active;
-use super::window_scope::scope_of;
+use super::window_scope::{scope_of, without_scope};
 use super::words::*;
 use super::Parsed;
 
@@ -90,7 +90,51 @@ fn close(w: Words) -> Option<Intent> {
             || is(w, &["duplicates"]))
     {
         let scope = scope_of(w).unwrap_or(Scope::Everywhere);
-        return Some(Intent::CloseDuplicates { scope });
+        // "close the duplicate youtube tabs": those named, if any are.
+        const SAID: &[&str] = &[
+            "close",
+            "remove",
+            "kill",
+            "get",
+            "rid",
+            "of",
+            "deduplicate",
+            "dedupe",
+            "the",
+            "all",
+            "my",
+            "any",
+            "every",
+            "duplicate",
+            "duplicates",
+            "duplicated",
+            "twice",
+            "doubles",
+            "tab",
+            "tabs",
+            "page",
+            "pages",
+            "that",
+            "are",
+            "open",
+            "more",
+            "than",
+            "once",
+            "copies",
+            "copy",
+            "extra",
+            "i",
+            "have",
+            "got",
+            "which",
+            "ones",
+        ];
+        let named: Vec<String> = without_scope(w)
+            .into_iter()
+            .filter(|x| !SAID.contains(&x.as_str()))
+            .collect();
+        let of = (!named.is_empty()).then(|| super::target::target(&named));
+        return Some(Intent::CloseDuplicates { scope, of });
     }
     // "shut up youtube" silences it: a tab action, not a close.
     if starts(w, &["shut", "up"]).is_some() {

@@ -211,8 +211,11 @@ pub enum SortKey {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Intent {
     Close(Target),
+    /// "close duplicate tabs"; with `of` ("close the duplicate youtube
+    /// tabs"), only copies among those tabs.
     CloseDuplicates {
         scope: Scope,
+        of: Option<Target>,
     },
     Switch(Target),
     /// A bare name ("jira", "tab 3"): switch to it if it is a tab, else

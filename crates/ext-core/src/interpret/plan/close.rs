@@ -10,7 +10,7 @@ use crate::interpret::Options;
 use crate::log::Call;
 use crate::tab_state::Tab;
 use crate::text::page_key;
-use crate::tools::args::{TabIdsArgs, WindowArgs};
+use crate::tools::args::{CloseDuplicateTabsArgs, TabIdsArgs};
 use crate::tools::ToolCall;
 
 pub fn close(view: &View, target: &Target, options: &Options) -> Result<Step, Refusal> {
@@ -143,13 +143,21 @@ pub fn close(view: &View, target: &Target, options: &Options) -> Result<Step, Re
 /// The same page, as close_duplicate_tabs compares them: without fragment.
 /// Closes copies of the same page, after checking there are any (and
 /// asking first when that is many).
-pub fn close_duplicates(view: &View, scope: Scope, options: &Options) -> Result<Step, Refusal> {
+pub fn close_duplicates(
+    view: &View,
+    scope: Scope,
+    of: Option<&Target>,
+    options: &Options,
+) -> Result<Step, Refusal> {
     // Duplicates are found everywhere, or in one window.
     let scope = match scope {
         Scope::OtherWindows => Scope::Everywhere,
         s => s,
     };
-    let tabs: Vec<&Tab> = view.in_scope(scope);
+    let named = of.map(|t| target_ids(view, t)).transpose()?;
+    let tabs: Vec<&Tab> = (view.in_scope(scope).into_iter())
+        .filter(|t| named.as_ref().is_none_or(|r| r.ids.contains(&t.id)))
+        .collect();
     let mut seen: Vec<&str> = Vec::new();
     let mut extra = 0;
     for t in &tabs {
@@ -161,14 +169,22 @@ pub fn close_duplicates(view: &View, scope: Scope, options: &Options) -> Result<
         }
     }
     let mut step = Step::default();
+    // "duplicate YouTube tabs": the site or words named.
+    let kind = match (of.map(|t| &t.selector), &named) {
+        (Some(Selector::Named(_)), Some(r)) => format!("{} ", r.label),
+        _ => String::new(),
+    };
     if extra == 0 {
-        step.reply = "There are no duplicate tabs.".into();
+        step.reply = format!("There are no duplicate {kind}tabs.");
         return Ok(step);
     }
     let window_id = view.scope_window(scope);
     step.calls
-        .push(Call::close_duplicate_tabs(WindowArgs { window_id }));
-    step.reply = format!("Closed {}.", plural(extra, "duplicate tab"));
+        .push(Call::close_duplicate_tabs(CloseDuplicateTabsArgs {
+            window_id,
+            tab_ids: named.map(|r| r.ids),
+        }));
+    step.reply = format!("Closed {}.", plural(extra, &format!("duplicate {kind}tab")));
     if extra > options.confirm_threshold {
         step.confirm = Some(format!(
             "Close {}? Say yes to confirm.",

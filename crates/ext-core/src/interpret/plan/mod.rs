@@ -212,7 +212,9 @@ impl From<ToolError> for Refusal {
 pub fn plan_intent(intent: &Intent, view: &View, options: &Options) -> Result<Step, Refusal> {
     match intent {
         Intent::Close(target) => close::close(view, target, options),
-        Intent::CloseDuplicates { scope } => close::close_duplicates(view, *scope, options),
+        Intent::CloseDuplicates { scope, of } => {
+            close::close_duplicates(view, *scope, of.as_ref(), options)
+        }
         Intent::Switch(target) => switch::switch(view, target),
         Intent::Bare(target) => switch::bare(view, target),
         Intent::SwitchWindow(which) => switch::switch_window(view, *which),
