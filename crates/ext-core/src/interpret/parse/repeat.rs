@@ -19,12 +19,10 @@ pub fn parse(w: Words) -> Parsed {
 
 fn repeat(w: Words) -> Option<Intent> {
     // "open three new tabs", "open 2 blank tabs".
-    if let Some(rest) = verb(w, &[&["open"], &["create"], &["make"]]) {
-        if let [n, kind @ .., tabs] = rest {
-            let blank = all_in(kind, &["new", "blank", "empty", "fresh"]);
-            if let (Some(n), true, "tabs") = (number(n), blank, tabs.as_str()) {
-                return Some(Intent::Repeat(Box::new(Intent::NewTab), n));
-            }
+    if let Some([n, kind @ .., tabs]) = verb(w, &[&["open"], &["create"], &["make"]]) {
+        let blank = all_in(kind, &["new", "blank", "empty", "fresh"]);
+        if let (Some(n), true, "tabs") = (number(n), blank, tabs.as_str()) {
+            return Some(Intent::Repeat(Box::new(Intent::NewTab), n));
         }
     }
     // "duplicate jira twice", "duplicate this tab three times".
