@@ -87,6 +87,10 @@ pub enum Selector {
     /// "the oldest tab", "the tab I opened first", "the two oldest tabs":
     /// the tabs opened first; 0 when how many is not said.
     Oldest(usize),
+    /// "the least recently used tab", "the tab I haven't used the
+    /// longest": the tabs last in front longest ago, never a window's
+    /// tab in front; 0 when how many is not said.
+    Stalest(usize),
     /// Every tab of a window: "this window", "the other window".
     WholeWindow,
     /// Several kinds at once: "this tab and jira".

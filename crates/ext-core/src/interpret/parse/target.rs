@@ -387,6 +387,24 @@ fn oldest(w: &[String]) -> Option<usize> {
     how_many_opened(w)
 }
 
+/// How many of the tabs used longest ago the words mean: "the least
+/// recently used tab", "the two tabs I haven't used the longest" (0: tabs,
+/// but not how many).
+fn stalest(w: &[String]) -> Option<usize> {
+    const SAID: &[&str] = &[
+        "the", "my", "tab", "tabs", "least", "recently", "used", "i", "haven't", "have", "not",
+        "longest", "for", "ones", "both", "unused", "touched", "looked", "at", "one",
+    ];
+    let has = |x: &str| w.iter().any(|y| y == x);
+    let lru = has("least") && has("recently") && has("used");
+    let longest = has("longest") && (has("used") || has("unused") || has("touched"));
+    let said = |x: &String| SAID.contains(&x.as_str()) || number(x).is_some_and(|n| n > 0);
+    if !(lru || longest) || !w.iter().all(said) {
+        return None;
+    }
+    how_many_opened(w)
+}
+
 /// The count said of tabs by when they were opened: one when a tab is
 /// said, 0 when tabs but no count are.
 fn how_many_opened(w: &[String]) -> Option<usize> {
@@ -660,6 +678,9 @@ fn selector(w: &[String]) -> (Selector, bool) {
     }
     if let Some(n) = oldest(&w) {
         return (Selector::Oldest(n), n == 1);
+    }
+    if let Some(n) = stalest(&w) {
+        return (Selector::Stalest(n), n == 1);
     }
     let quantified = QUANTIFIERS.iter().any(|q| has(q));
     // "one" counts, but not in "this one" ("the tabs after this one").

@@ -121,6 +121,10 @@ pub fn list(view: &View, target: &Target) -> Result<Step, Refusal> {
                 .unwrap_or_default();
             format!("You're on {} ({address}).", titles[0])
         }
+        // "which tab have I not used the longest"
+        (Selector::Stalest(_), _) => {
+            format!("{}: {}{more}.", capitalized(&label), titles.join(", "))
+        }
         (Selector::Idle { .. }, n) => {
             format!("{} {label}: {}{more}.", plural(n, "tab"), titles.join(", "))
         }

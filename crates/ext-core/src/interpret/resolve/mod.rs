@@ -343,6 +343,23 @@ fn select(
             };
             plain(ids(by_age), true, &label)
         }
+        Selector::Stalest(0) => {
+            return Err(
+                "Say how many of the tabs used longest ago: 'the three least recently used tabs'."
+                    .into(),
+            )
+        }
+        Selector::Stalest(n) => {
+            let mut by_use: Vec<&Tab> = scoped.into_iter().filter(|t| !t.active).collect();
+            by_use.sort_by(|a, b| a.last_accessed.total_cmp(&b.last_accessed));
+            by_use.truncate(*n);
+            by_use.sort_by_key(|t| (t.window_id, t.index));
+            let label = match n {
+                1 => "the tab used longest ago".to_string(),
+                n => format!("the {n} tabs used longest ago"),
+            };
+            plain(ids(by_use), true, &label)
+        }
         Selector::Idle { of, ms } => {
             let inner = select(view, of, scope, strict, false)?;
             let cutoff = view.state.now - ms;
