@@ -35,6 +35,13 @@ fn move_tabs(w: Words) -> Option<Intent> {
     if let Some(intent) = swap(w) {
         return Some(intent);
     }
+    // "pop out this tab", "detach jira": Firefox's "Move to New Window".
+    if let Some(rest) = verb(w, &[&["pop", "out"], &["detach"], &["tear", "off"]]) {
+        let rest = ends(rest, &["into", "a", "new", "window"])
+            .or_else(|| ends(rest, &["into", "its", "own", "window"]))
+            .unwrap_or(rest);
+        return Some(Intent::Move(target_or_active(rest), Destination::NewWindow));
+    }
     // "merge all windows", "combine the windows": every tab to this one.
     let merge = verb(w, &[&["merge"], &["combine"], &["consolidate"]]);
     if merge.is_some_and(|rest| mentions(rest, &["windows"])) {
