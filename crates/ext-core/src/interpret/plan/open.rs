@@ -182,29 +182,12 @@ pub fn open_beside(
     let tab = view
         .tab(reference)
         .ok_or_else(|| super::not_found("No tab matches that."))?;
-    let mut step = match open {
-        // A blank tab is Firefox's new-tab page, opened as any tab here.
-        Intent::NewTab => super::one_call(
-            Call::create_tab(CreateTabArgs::default()),
-            "Opened a new tab.".into(),
-            vec![],
-        ),
-        other => super::plan_intent(other, view, options)?,
-    };
-    let index = tab.index + 1;
-    let mut placed = false;
-    for call in step.calls.iter_mut().filter(|c| c.tool == "create_tab") {
-        call.args["index"] = index.into();
-        call.args["windowId"] = tab.window_id.into();
-        placed = true;
-    }
-    if placed {
-        let place = format!(" after '{}'", super::title(view, reference));
-        if let Some(stop) = step.reply.rfind('.') {
-            step.reply.insert_str(stop, &place);
-        }
-    }
-    Ok(step)
+    let place = format!(" after '{}'", super::title(view, reference));
+    let fields = [
+        ("index", (tab.index + 1).into()),
+        ("windowId", tab.window_id.into()),
+    ];
+    opened_there(view, open, options, &fields, &place)
 }
 
 /// A fresh tab in a group: a site or tab name opens anew rather than
@@ -224,23 +207,45 @@ pub fn open_in_group(
         },
         other => other.clone(),
     };
-    let mut step = match fresh {
+    let place = format!(" in {}", super::group_said(group));
+    opened_there(
+        view,
+        &fresh,
+        options,
+        &[("groupId", group.id.into())],
+        &place,
+    )
+}
+
+/// What `open` plans, with `fields` set on the tabs it creates and the
+/// reply saying where (`place`, before its full stop). What it switches to
+/// rather than opens stays where it is.
+fn opened_there(
+    view: &View,
+    open: &Intent,
+    options: &Options,
+    fields: &[(&str, serde_json::Value)],
+    place: &str,
+) -> Result<Step, Refusal> {
+    let mut step = match open {
+        // A blank tab is Firefox's new-tab page, opened as any tab here.
         Intent::NewTab => one_call(
             Call::create_tab(CreateTabArgs::default()),
             "Opened a new tab.".into(),
             vec![],
         ),
-        other => super::plan_intent(&other, view, options)?,
+        other => super::plan_intent(other, view, options)?,
     };
     let mut placed = false;
     for call in step.calls.iter_mut().filter(|c| c.tool == "create_tab") {
-        call.args["groupId"] = group.id.into();
+        for (field, value) in fields {
+            call.args[*field] = value.clone();
+        }
         placed = true;
     }
     if placed {
-        let place = format!(" in {}", super::group_said(group));
         if let Some(stop) = step.reply.rfind('.') {
-            step.reply.insert_str(stop, &place);
+            step.reply.insert_str(stop, place);
         }
     }
     Ok(step)
