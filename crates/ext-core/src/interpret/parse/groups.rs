@@ -120,16 +120,12 @@ pub(super) fn group_which(w: Words) -> GroupWhich {
 /// group", "open bbc.com in the news group": a fresh tab in a group. "open
 /// the jira tab in the news group" is no fresh tab: that tab joins it.
 fn open_in_group(w: Words) -> Option<Intent> {
-    let (lead, rest) = [
-        ("open", &["open"][..]),
-        ("add", &["add"]),
-        ("create", &["create"]),
-        ("put", &["put"]),
-        ("open", &["new"]),
-    ]
-    .iter()
-    .find_map(|(lead, said)| starts(w, said).map(|rest| (*lead, rest)))?;
-    let rest = if w[0] == "new" { w } else { rest };
+    // "new tab in the docs group" says no verb: it opens.
+    let (lead, rest) = match w[0].as_str() {
+        "new" => ("open", w),
+        lead @ ("open" | "add" | "create" | "put") => (lead, &w[1..]),
+        _ => return None,
+    };
     if rest.last().is_none_or(|x| x != "group") {
         return None;
     }
