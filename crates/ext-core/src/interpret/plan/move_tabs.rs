@@ -24,13 +24,13 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
     let mut step = Step::default();
     let mut windows: Vec<i64> = state.windows.iter().map(|w| w.id).collect();
     windows.sort_unstable();
-    // To this or the other window's end, only the tabs not there already
-    // move ("merge all windows").
     if let Destination::Left | Destination::Right = dest {
         if let Some(step) = group_aside(view, &r.ids, *dest == Destination::Right) {
             return Ok(step);
         }
     }
+    // To this or the other window's end, only the tabs not there already
+    // move ("merge all windows").
     let mut ids = r.ids.clone();
     let (window_id, index) = match dest {
         Destination::OtherWindow => {
