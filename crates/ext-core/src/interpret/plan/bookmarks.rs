@@ -77,10 +77,7 @@ fn bookmark_each(view: &View, ids: &[i64], folder: Option<&str>) -> Result<Step,
 /// so named, its bookmarks as the snapshot holds them (Firefox's search
 /// reads only titles and addresses); without one, a search.
 pub fn bookmark_folder(view: &View, name: &str) -> Result<Step, Refusal> {
-    let query = name;
-    let inside: Vec<&Bookmark> = (view.state.bookmarks.iter())
-        .filter(|b| b.folder.eq_ignore_ascii_case(query.trim()))
-        .collect();
+    let inside = in_folder(view, name);
     if let Some(first) = inside.first() {
         let titles: Vec<String> = (inside.iter().take(10))
             .map(|b| format!("'{}'", clip(&b.title, 60)))
@@ -96,7 +93,14 @@ pub fn bookmark_folder(view: &View, name: &str) -> Result<Step, Refusal> {
             ..Step::default()
         });
     }
-    find_bookmarks(query)
+    find_bookmarks(name)
+}
+
+/// The bookmarks right in the folder of that title, any case.
+fn in_folder<'a>(view: &View<'a>, title: &str) -> Vec<&'a Bookmark> {
+    (view.state.bookmarks.iter())
+        .filter(|b| b.folder.eq_ignore_ascii_case(title.trim()))
+        .collect()
 }
 
 pub fn find_bookmarks(query: &str) -> Result<Step, Refusal> {
@@ -162,12 +166,7 @@ pub fn count_bookmarks(view: &View, folder: Option<&[String]>) -> Step {
     let reply = match folder {
         Some(words) => {
             let title = words.join(" ");
-            let inside: Vec<&Bookmark> = view
-                .state
-                .bookmarks
-                .iter()
-                .filter(|b| b.folder.eq_ignore_ascii_case(&title))
-                .collect();
+            let inside = in_folder(view, &title);
             match inside.first() {
                 None => format!("No bookmark folder called '{title}' has bookmarks in it."),
                 Some(b) => format!(
