@@ -194,12 +194,18 @@ fn a_group_moved_whole_stays_a_group() {
 }
 
 /// A group's tabs changed in place: a fresh tab opened in it, its tabs
-/// sorted, the whole group stepped past the group beside it. Each is still
-/// one group, and undo puts it back.
+/// sorted, the whole group stepped past the group beside it, a tab moved
+/// to its end or start. Each is still one group, and undo puts it back.
 #[test]
 fn a_group_opened_into_sorted_and_stepped_right_stays_whole() {
     let env = start();
-    let ids = env.open(&["Alpha news", "Bravo news", "Delta docs", "Charlie docs"]);
+    let ids = env.open(&[
+        "Alpha news",
+        "Bravo news",
+        "Delta docs",
+        "Charlie docs",
+        "Echo",
+    ]);
     env.ok(
         "group_tabs",
         json!({ "tabIds": [ids[0], ids[1]], "title": "News" }),
@@ -257,4 +263,14 @@ fn a_group_opened_into_sorted_and_stepped_right_stays_whole() {
     assert_eq!(members("News"), [ids[0], ids[1]]);
     assert_eq!(members("Docs"), [ids[2], ids[3]]);
     assert_eq!(position(ids[1]) + 1, position(ids[2]));
+
+    // A place in a group: last in its own, first in one it joins.
+    let answer = command("move alpha news to the end of the news group");
+    assert_eq!(members("News"), [ids[1], ids[0]], "{answer}");
+    let answer = command("move echo to the start of the docs group");
+    assert_eq!(members("Docs"), [ids[4], ids[2], ids[3]], "{answer}");
+    assert_eq!(members("News"), [ids[1], ids[0]], "{answer}");
+    env.undo();
+    assert_eq!(members("Docs"), [ids[2], ids[3]]);
+    assert_eq!(env.tab(ids[4])["groupId"], -1, "undo takes it out again");
 }

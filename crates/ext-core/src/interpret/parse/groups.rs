@@ -1,7 +1,7 @@
 //! Tab groups: new groups and adding to one, renaming, recoloring,
 //! collapsing and expanding, ungrouping.
 
-use super::intent::{GroupWhich, Intent, Scope, Target};
+use super::intent::{Destination, GroupWhich, Intent, Scope, Target};
 use super::target::{target, target_or_active};
 use super::words::*;
 use super::Parsed;
@@ -164,6 +164,24 @@ fn open_in_group(w: Words) -> Option<Intent> {
     fresh.then(|| Intent::OpenInGroup {
         open: Box::new(open),
         group: group_which(place),
+    })
+}
+
+/// "the end of the news group", "the start of its group": a place in a
+/// group, not a group called "end of the news".
+fn group_edge(dest: Words) -> Option<Destination> {
+    let dest = strip_articles(dest);
+    let (edge, group) = dest.split_first()?;
+    let end = match edge.as_str() {
+        "end" | "back" | "bottom" => true,
+        "start" | "beginning" | "front" | "top" => false,
+        _ => return None,
+    };
+    let group = group.strip_prefix(&["of".to_string()][..])?;
+    let last = group.last()?;
+    (last == "group").then(|| Destination::GroupEdge {
+        group: group_which(group),
+        end,
     })
 }
 
@@ -407,6 +425,13 @@ fn groups(w: Words) -> Option<Intent> {
             &["throw"],
         ],
     ) {
+        // "put this tab at the end of the docs group": a place in it.
+        let at_edge = (rest.iter().enumerate())
+            .filter(|(_, x)| ["to", "at", "in", "into"].contains(&x.as_str()))
+            .find_map(|(i, _)| Some((i, group_edge(&rest[i + 1..])?)));
+        if let Some((i, edge)) = at_edge {
+            return Some(Intent::Move(target_or_active(&rest[..i]), edge));
+        }
         if let Some(i) = rest
             .iter()
             .position(|x| x == "in" || x == "into" || x == "to")

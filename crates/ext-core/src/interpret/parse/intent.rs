@@ -169,6 +169,12 @@ pub enum Destination {
     },
     /// "together", "next to each other": after the first of them.
     Together,
+    /// "to the end of the news group", "to the start of its group": first
+    /// or last in the group, joining it if not in it.
+    GroupEdge {
+        group: GroupWhich,
+        end: bool,
+    },
     /// "swap gmail and slack", "swap this tab with the next one": the
     /// moving tab and this one trade places; none: the target is both
     /// ("swap these two tabs").

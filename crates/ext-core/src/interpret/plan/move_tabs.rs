@@ -3,11 +3,11 @@
 use super::{
     capitalized, not_found, one_tab, refused, tabs_said, target_ids, title, Refusal, Step,
 };
-use crate::interpret::parse::{Destination, Selector, Target};
-use crate::interpret::resolve::{no_window, View};
+use crate::interpret::parse::{Destination, GroupWhich, Selector, Target};
+use crate::interpret::resolve::{find_group, no_window, View};
 use crate::log::Call;
 use crate::tab_state::Tab;
-use crate::tools::args::MoveTabsArgs;
+use crate::tools::args::{GroupTabsArgs, MoveTabsArgs};
 use crate::tools::tabs::{emptied_windows, EMPTYING_INTO_NEW_WINDOW};
 use crate::tools::ToolCall;
 use ext_protocol::ErrorCode;
@@ -194,6 +194,7 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
             }
         }
         Destination::Together => return together(view, &r.ids, &r.label),
+        Destination::GroupEdge { group, end } => return to_group_edge(view, &r.ids, group, *end),
         Destination::SwapWith(other) => return swap(view, target, other.as_deref()),
     };
     // A window left with no tab closes ("merge all windows"): say so.
@@ -279,6 +280,68 @@ fn group_aside(view: &View, ids: &[i64], right: bool) -> Option<Step> {
     }));
     step.touched = ids.to_vec();
     Some(step)
+}
+
+/// "move the bbc tab to the end of the news group": first or last in the
+/// group. Tabs not in it join it first, which Firefox does at its end and
+/// keeps the group where it is.
+fn to_group_edge(view: &View, ids: &[i64], which: &GroupWhich, end: bool) -> Result<Step, Refusal> {
+    let moving: Vec<&Tab> = ids.iter().filter_map(|id| view.tab(*id)).collect();
+    // "move the guardian tab to the start of the group": its own group.
+    let own = moving.first().map(|t| t.group_id).filter(|g| {
+        *g != -1 && moving.iter().all(|t| t.group_id == *g) && *which == GroupWhich::Current
+    });
+    let group = match own.and_then(|g| view.state.groups.iter().find(|x| x.id == g)) {
+        Some(g) => g,
+        None => find_group(view.state, which, view).map_err(not_found)?,
+    };
+    let mut members: Vec<&Tab> = (view.state.tabs.iter())
+        .filter(|t| t.group_id == group.id)
+        .collect();
+    members.sort_by_key(|t| t.index);
+    let first = members
+        .first()
+        .ok_or_else(|| not_found("That group has no tabs."))?;
+    let joining: Vec<i64> = (moving.iter())
+        .filter(|t| t.group_id != group.id)
+        .map(|t| t.id)
+        .collect();
+    let mut step = Step::default();
+    if !joining.is_empty() {
+        step.calls.push(Call::group_tabs(GroupTabsArgs {
+            tab_ids: joining.clone(),
+            group_id: Some(group.id),
+            title: None,
+            color: None,
+            collapsed: None,
+        }));
+    }
+    // The group's first place once the tabs before it in its window have
+    // left, and its size once the others have joined.
+    let leaving_before = (moving.iter())
+        .filter(|t| t.window_id == group.window_id && t.index < first.index)
+        .count() as i64;
+    let start = first.index - leaving_before;
+    let size = (members.len() + joining.len()) as i64;
+    let index = if end {
+        start + size - moving.len() as i64
+    } else {
+        start
+    };
+    step.calls.push(Call::move_tabs(MoveTabsArgs {
+        tab_ids: ids.to_vec(),
+        index: Some(index),
+        window_id: None,
+        new_window: None,
+    }));
+    step.reply = format!(
+        "Moved {} to the {} of {}.",
+        tabs_said(view, ids),
+        if end { "end" } else { "start" },
+        super::group_said(group)
+    );
+    step.touched = ids.to_vec();
+    Ok(step)
 }
 
 /// "the docs group" as a place, said so.
