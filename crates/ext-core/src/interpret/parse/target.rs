@@ -892,11 +892,27 @@ fn not_using(w: &[String]) -> bool {
         &["i", "am", "not", "using"],
         &["i'm", "not", "looking", "at"],
         &["i", "am", "not", "looking", "at"],
+        &["i'm", "not", "on"],
     ];
     let not_using = NOT_USING.iter().find_map(|p| ends(w, p)).map(|head| {
         ends(head, &["that"])
             .or_else(|| ends(head, &["which"]))
             .unwrap_or(head)
     });
-    not_using.is_some_and(|head| all_in(head, &["the", "tabs", "all", "my", "other", "ones"]))
+    not_using.is_some_and(|head| {
+        all_in(
+            head,
+            &[
+                "the",
+                "tabs",
+                "all",
+                "my",
+                "other",
+                "ones",
+                "everything",
+                "every",
+                "tab",
+            ],
+        )
+    })
 }
