@@ -190,7 +190,13 @@ pub fn resolve(view: &View, target: &Target) -> Result<Resolved, String> {
             except,
             Selector::Named(_) | Selector::InGroup(_) | Selector::Positions(_)
         );
-        let keep = select(view, except, Scope::Everywhere, strict, false)?.ids;
+        // "all tabs in window 2 except the first one": the first of window
+        // 2, as what is said of "this window" there is said of window 2.
+        let except_scope = match target.scope {
+            Scope::Window(n) => Scope::Window(n),
+            _ => Scope::Everywhere,
+        };
+        let keep = select(view, except, except_scope, strict, false)?.ids;
         let before = r.ids.clone();
         r.ids.retain(|id| !keep.contains(id));
         // "close my other stack overflow tabs" on the only one.
