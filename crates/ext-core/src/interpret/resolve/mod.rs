@@ -194,6 +194,7 @@ pub fn resolve(view: &View, target: &Target) -> Result<Resolved, String> {
         // 2, as what is said of "this window" there is said of window 2.
         let except_scope = match target.scope {
             Scope::Window(n) => Scope::Window(n),
+            Scope::OtherWindows => Scope::OtherWindows,
             _ => Scope::Everywhere,
         };
         let keep = select(view, except, except_scope, strict, false)?.ids;
@@ -225,6 +226,22 @@ fn select(
     // "in window 2": everything said of "this window" ("the tab to the
     // right", "tab 2", "this one") is said of that window.
     view.check_scope(scope)?;
+    // "the first tab in the other window": with one other window, that
+    // window, as a numbered one; with several, a place in "them" is no
+    // place at all.
+    if scope == Scope::OtherWindows {
+        let others: Vec<i64> = (view.window_order().into_iter())
+            .filter(|w| *w != view.focused_window)
+            .collect();
+        if let [only] = others.as_slice() {
+            let n = view.window_number(*only).unwrap_or(0);
+            return select(view, selector, Scope::Window(n), strict, one)
+                .map_err(|e| e.replace(&format!(" in window {n}"), " in the other window"));
+        }
+        if matches!(selector, Selector::Positions(_) | Selector::Side { .. }) {
+            return Err("There are several other windows; say which: 'tab 2 in window 3'.".into());
+        }
+    }
     if let Scope::Window(n) = scope {
         let window = view.numbered_window(n).ok_or_else(|| no_window(view, n))?;
         let there = View {
