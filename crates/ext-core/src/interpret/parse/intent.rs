@@ -50,6 +50,12 @@ pub enum Selector {
     Named(Vec<Vec<String>>),
     /// The tabs of a group: "the docs group".
     InGroup(Vec<String>),
+    /// Places among a group's tabs: "the last tab of the docs group", "the
+    /// first two tabs in the news group".
+    InGroupAt {
+        group: Vec<String>,
+        positions: Vec<Position>,
+    },
     /// "all tabs from this site": the tabs of the active tab's site.
     ThisSite,
     /// "the tabs to the right": beside the active tab in its window (only

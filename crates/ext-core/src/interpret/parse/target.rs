@@ -723,6 +723,25 @@ fn selector(w: &[String]) -> (Selector, bool) {
     if let Some(groups) = several_groups(&w) {
         return (Selector::Union(groups), false);
     }
+    // "the last tab of the docs group", "the first two tabs in the news
+    // group": places among the group's tabs, not the window's.
+    if let Some(g) = find(&w, "group") {
+        let at = w[..g].iter().rposition(|x| x == "in" || x == "of");
+        if let Some((at, p)) = at.and_then(|at| Some((at, positions(&w[..at])?))) {
+            let group: Vec<String> = (strip_articles(&w[at + 1..g]).iter())
+                .filter(|x| !STOP.contains(&x.as_str()))
+                .cloned()
+                .collect();
+            let singular = p.len() == 1 && matches!(p[0], Position::Nth(_) | Position::Last);
+            return (
+                Selector::InGroupAt {
+                    group,
+                    positions: p,
+                },
+                singular,
+            );
+        }
+    }
     if let Some(g) = find(&w, "group") {
         let name: Vec<String> = strip_articles(&w[..g])
             .iter()

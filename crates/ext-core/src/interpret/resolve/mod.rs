@@ -197,6 +197,14 @@ pub fn resolve(view: &View, target: &Target) -> Result<Resolved, String> {
             Scope::OtherWindows => Scope::OtherWindows,
             _ => Scope::Everywhere,
         };
+        // "the tabs in the news group except the first": the group's first.
+        let except = match (&target.selector, except) {
+            (Selector::InGroup(group), Selector::Positions(positions)) => &Selector::InGroupAt {
+                group: group.clone(),
+                positions: positions.clone(),
+            },
+            _ => except,
+        };
         let keep = select(view, except, except_scope, strict, false)?.ids;
         let before = r.ids.clone();
         r.ids.retain(|id| !keep.contains(id));
@@ -212,6 +220,35 @@ pub fn resolve(view: &View, target: &Target) -> Result<Resolved, String> {
         }
     }
     Ok(r)
+}
+
+/// The tabs at 1-based positions among `tabs` (in strip order); `there`
+/// says where, for the error when one is past the last.
+fn at_positions(tabs: &[&Tab], positions: &[Position], there: &str) -> Result<Vec<i64>, String> {
+    let n = tabs.len() as i64;
+    let mut picked = Vec::new();
+    for p in positions {
+        let range = match *p {
+            Position::Nth(i) => i..=i,
+            Position::Last => n..=n,
+            Position::First(k) => 1..=k.min(n),
+            Position::LastN(k) => (n - k + 1).max(1)..=n,
+            Position::Range(a, b) => a..=b,
+        };
+        for i in range {
+            match tabs.get((i - 1).max(0) as usize).filter(|_| i >= 1) {
+                Some(t) if !picked.contains(&t.id) => picked.push(t.id),
+                Some(_) => {}
+                None => {
+                    return Err(format!(
+                        "There is no tab {i} {there}; it has {n} tab{}.",
+                        if n == 1 { "" } else { "s" }
+                    ))
+                }
+            }
+        }
+    }
+    Ok(picked)
 }
 
 /// The tabs a selector means within a scope. `strict`: a name that matches
@@ -456,34 +493,29 @@ fn select(
             )
         }
         Selector::Positions(positions) => {
-            let window = view.window_tabs();
-            let n = window.len() as i64;
-            let mut picked = Vec::new();
-            for p in positions {
-                let range = match *p {
-                    Position::Nth(i) => i..=i,
-                    Position::Last => n..=n,
-                    Position::First(k) => 1..=k.min(n),
-                    Position::LastN(k) => (n - k + 1).max(1)..=n,
-                    Position::Range(a, b) => a..=b,
-                };
-                for i in range {
-                    match window.get((i - 1).max(0) as usize).filter(|_| i >= 1) {
-                        Some(t) if !picked.contains(&t.id) => picked.push(t.id),
-                        Some(_) => {}
-                        None => {
-                            return Err(format!(
-                                "There is no tab {i} in this window; it has {n} tab{}.",
-                                if n == 1 { "" } else { "s" }
-                            ))
-                        }
-                    }
-                }
-            }
+            let picked = at_positions(&view.window_tabs(), positions, "in this window")?;
             let label = match positions.as_slice() {
                 [Position::Nth(i)] => format!("tab {i}"),
                 [Position::Last] => "the last tab".to_string(),
                 _ => format!("{} tabs", picked.len()),
+            };
+            plain(picked, true, &label)
+        }
+        Selector::InGroupAt { group, positions } => {
+            let whole = select(
+                view,
+                &Selector::InGroup(group.clone()),
+                scope,
+                strict,
+                false,
+            )?;
+            let mut tabs: Vec<&Tab> = whole.ids.iter().filter_map(|id| view.tab(*id)).collect();
+            tabs.sort_by_key(|t| (t.window_id, t.index));
+            let in_group = format!("in the {}", whole.label);
+            let picked = at_positions(&tabs, positions, &in_group)?;
+            let label = match picked.len() {
+                1 => format!("1 tab {in_group}"),
+                n => format!("{n} tabs {in_group}"),
             };
             plain(picked, true, &label)
         }
