@@ -197,15 +197,33 @@ pub fn resolve(view: &View, target: &Target) -> Result<Resolved, String> {
             Scope::OtherWindows => Scope::OtherWindows,
             _ => Scope::Everywhere,
         };
-        // "the tabs in the news group except the first": the group's first.
-        let except = match (&target.selector, except) {
-            (Selector::InGroup(group), Selector::Positions(positions)) => &Selector::InGroupAt {
-                group: group.clone(),
-                positions: positions.clone(),
-            },
-            _ => except,
+        // A place left out of tabs described is a place among them: "the
+        // tabs in the news group except the first" keeps the group's
+        // first, "the youtube tabs except the last one" the last YouTube
+        // tab. Of every tab ("all but the first two"), it is the window's.
+        let among_them = !matches!(
+            target.selector,
+            Selector::All
+                | Selector::Others
+                | Selector::Positions(_)
+                | Selector::Side { .. }
+                | Selector::WholeWindow
+        );
+        let keep = match (&target.selector, except) {
+            (Selector::InGroup(group), Selector::Positions(positions)) => {
+                let at = Selector::InGroupAt {
+                    group: group.clone(),
+                    positions: positions.clone(),
+                };
+                select(view, &at, except_scope, strict, false)?.ids
+            }
+            (_, Selector::Positions(positions)) if among_them => {
+                let mut tabs: Vec<&Tab> = r.ids.iter().filter_map(|id| view.tab(*id)).collect();
+                tabs.sort_by_key(|t| (t.window_id, t.index));
+                at_positions(&tabs, positions, &format!("among the {} tabs", r.label))?
+            }
+            _ => select(view, except, except_scope, strict, false)?.ids,
         };
-        let keep = select(view, except, except_scope, strict, false)?.ids;
         let before = r.ids.clone();
         r.ids.retain(|id| !keep.contains(id));
         // "close my other stack overflow tabs" on the only one.
