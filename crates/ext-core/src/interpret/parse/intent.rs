@@ -78,7 +78,12 @@ pub enum Selector {
     SideOf {
         right: bool,
         tab: Box<Target>,
+        /// "the two tabs left of reddit": the nearest so many.
+        nearest: Option<usize>,
     },
+    /// "the tabs between slack and reddit": those strictly between two
+    /// tabs of one window.
+    Between(Box<Target>, Box<Target>),
     /// "the tabs I haven't used in a week", "youtube tabs older than a
     /// day": of those `of` means, the ones not selected for `ms`
     /// (lastAccessed), never a window's selected tab.

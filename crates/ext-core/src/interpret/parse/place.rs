@@ -6,9 +6,10 @@ use super::super::text::{loose_number, number, ordinal};
 use super::intent::{Position, Target};
 use super::target::target;
 
-/// "everything to the right of figma", "the tab left of jira": which side
-/// (true for right) of which tab.
-pub(super) fn side_of(w: &[String]) -> Option<(bool, Box<Target>)> {
+/// "everything to the right of figma", "the tab left of jira", "the two
+/// tabs left of reddit": which side (true for right) of which tab, and how
+/// many of the nearest, if said.
+pub(super) fn side_of(w: &[String]) -> Option<(bool, Box<Target>, Option<usize>)> {
     // "the tab next to jira", "the tabs after jira", "the one before
     // figma": the tab said first.
     let tab_said = |before: &[String]| {
@@ -27,20 +28,25 @@ pub(super) fn side_of(w: &[String]) -> Option<(bool, Box<Target>)> {
             _ => None,
         }
     })?;
+    let nearest = w[..at]
+        .iter()
+        .find_map(|x| number(x))
+        .and_then(|n| usize::try_from(n).ok());
     let before_ok = w[..at].iter().all(|x| {
-        [
-            "the",
-            "tab",
-            "tabs",
-            "to",
-            "on",
-            "all",
-            "every",
-            "everything",
-            "one",
-            "ones",
-        ]
-        .contains(&x.as_str())
+        number(x).is_some()
+            || [
+                "the",
+                "tab",
+                "tabs",
+                "to",
+                "on",
+                "all",
+                "every",
+                "everything",
+                "one",
+                "ones",
+            ]
+            .contains(&x.as_str())
     });
     let reference = &w[at + len..];
     if !before_ok || reference.is_empty() {
@@ -48,7 +54,37 @@ pub(super) fn side_of(w: &[String]) -> Option<(bool, Box<Target>)> {
     }
     let mut tab = target(reference);
     tab.singular = true;
-    Some((right, Box::new(tab)))
+    Some((right, Box::new(tab), nearest))
+}
+
+/// "the tabs between slack and reddit": the two tabs either side.
+pub(super) fn between(w: &[String]) -> Option<(Box<Target>, Box<Target>)> {
+    let at = w.iter().position(|x| x == "between")?;
+    let said = [
+        "the",
+        "tab",
+        "tabs",
+        "all",
+        "every",
+        "everything",
+        "ones",
+        "in",
+    ];
+    if !w[..at].iter().all(|x| said.contains(&x.as_str())) {
+        return None;
+    }
+    let rest = &w[at + 1..];
+    let and = rest.iter().position(|x| x == "and")?;
+    let (first, second) = (&rest[..and], &rest[and + 1..]);
+    if first.is_empty() || second.is_empty() {
+        return None;
+    }
+    let one = |w: &[String]| {
+        let mut tab = target(w);
+        tab.singular = true;
+        Box::new(tab)
+    };
+    Some((one(first), one(second)))
 }
 
 /// "the tabs to the right", "the tab on the left": which side of the

@@ -6,7 +6,7 @@
 use super::super::text::{number, ordinal};
 use super::idle::{idle, USED};
 use super::intent::{Position, Scope, Selector, Target};
-use super::place::{positions, side, side_of};
+use super::place::{between, positions, side, side_of};
 use super::window_scope::{numbered_window, scope_of, without_scope};
 use super::words::*;
 
@@ -691,8 +691,19 @@ fn selector(w: &[String]) -> (Selector, bool) {
     if let Some((right, nearest)) = side(&w) {
         return (Selector::Side { right, nearest }, one_tab);
     }
-    if let Some((right, tab)) = side_of(&w) {
-        return (Selector::SideOf { right, tab }, one_tab);
+    if let Some((right, tab, nearest)) = side_of(&w) {
+        let one_tab = one_tab && nearest.is_none_or(|n| n == 1);
+        return (
+            Selector::SideOf {
+                right,
+                tab,
+                nearest,
+            },
+            one_tab,
+        );
+    }
+    if let Some((first, second)) = between(&w) {
+        return (Selector::Between(first, second), false);
     }
     if has("playing")
         || has("audible")

@@ -60,6 +60,13 @@ impl<'a> View<'a> {
         self.state.tabs.iter().find(|t| t.id == id)
     }
 
+    /// The tabs of one window, in no particular order.
+    fn tabs_of_window(&self, window_id: i64) -> Vec<&'a Tab> {
+        (self.state.tabs.iter())
+            .filter(|t| t.window_id == window_id)
+            .collect()
+    }
+
     pub(crate) fn in_scope(&self, scope: Scope) -> Vec<&'a Tab> {
         let holds = self.holds(scope);
         self.state.tabs.iter().filter(|t| holds(t)).collect()
@@ -600,22 +607,13 @@ fn select(
                 None => plain(Vec::new(), true, &r.label),
             }
         }
-        Selector::SideOf { right, tab } => {
-            let reference = resolve(view, tab)?;
-            let [id] = reference.ids.as_slice() else {
-                return Err(format!(
-                    "{} tabs match {}; say which one.",
-                    reference.ids.len(),
-                    reference.label
-                ));
-            };
-            let beside = view.tab(*id).ok_or("That tab is gone.")?;
-            let window = view
-                .state
-                .tabs
-                .iter()
-                .filter(|t| t.window_id == beside.window_id)
-                .collect();
+        Selector::SideOf {
+            right,
+            tab,
+            nearest,
+        } => {
+            let (reference, beside) = one_named(view, tab)?;
+            let window = view.tabs_of_window(beside.window_id);
             let found = on_side(
                 window,
                 beside.index,
@@ -629,7 +627,37 @@ fn select(
                     reference.label
                 ));
             }
+            let found = match *nearest {
+                Some(n) if found.len() < n && strict => {
+                    return Err(format!(
+                        "There {} only {} to the {side} of {}.",
+                        if found.len() == 1 { "is" } else { "are" },
+                        plural_tabs(found.len()),
+                        reference.label
+                    ))
+                }
+                Some(n) => nearest_first(found, beside.index, n),
+                None => found,
+            };
             plain(ids(found), one, &format!("the tabs to the {side}"))
+        }
+        Selector::Between(first, second) => {
+            let (a, from) = one_named(view, first)?;
+            let (b, to) = one_named(view, second)?;
+            if from.window_id != to.window_id {
+                return Err(format!(
+                    "{} and {} are in different windows.",
+                    a.label, b.label
+                ));
+            }
+            let (low, high) = (from.index.min(to.index), from.index.max(to.index));
+            let found: Vec<&Tab> = (view.tabs_of_window(from.window_id).into_iter())
+                .filter(|t| t.index > low && t.index < high)
+                .collect();
+            if found.is_empty() && strict {
+                return Err(format!("No tab is between {} and {}.", a.label, b.label));
+            }
+            plain(ids(found), true, "the tabs between them")
         }
         Selector::WholeWindow => plain(ids(scoped), true, "the window"),
         Selector::Union(parts) => {
@@ -719,6 +747,27 @@ fn on_side(window: Vec<&Tab>, at: i64, right: bool, limit: Option<usize>) -> Vec
 }
 
 /// The `n` tabs nearest to index `at`, in strip order.
+/// The one tab a reference means, with how it was said.
+fn one_named<'a>(view: &View<'a>, target: &Target) -> Result<(Resolved, &'a Tab), String> {
+    let reference = resolve(view, target)?;
+    let [id] = reference.ids.as_slice() else {
+        return Err(format!(
+            "{} tabs match {}; say which one.",
+            reference.ids.len(),
+            reference.label
+        ));
+    };
+    let tab = view.tab(*id).ok_or("That tab is gone.")?;
+    Ok((reference, tab))
+}
+
+fn plural_tabs(n: usize) -> String {
+    match n {
+        1 => "1 tab".into(),
+        n => format!("{n} tabs"),
+    }
+}
+
 fn nearest_first(mut tabs: Vec<&Tab>, at: i64, n: usize) -> Vec<&Tab> {
     tabs.sort_by_key(|t| (t.index - at).abs());
     tabs.truncate(n);
