@@ -90,6 +90,21 @@ impl Color {
         Color::Pink,
         Color::Grey,
     ];
+
+    /// The name Firefox and people give it: "blue".
+    pub fn name(self) -> &'static str {
+        match self {
+            Color::Grey => "grey",
+            Color::Blue => "blue",
+            Color::Red => "red",
+            Color::Yellow => "yellow",
+            Color::Green => "green",
+            Color::Pink => "pink",
+            Color::Purple => "purple",
+            Color::Cyan => "cyan",
+            Color::Orange => "orange",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

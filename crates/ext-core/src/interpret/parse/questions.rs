@@ -48,6 +48,13 @@ fn questions(w: Words) -> Option<Intent> {
     if list_start.contains(&w[0].as_str()) && groups && !w.iter().any(|x| x == "tabs") {
         return Some(Intent::ListGroups);
     }
+    // "what color is the news group", "is the design group collapsed": the
+    // list of groups says each one's color and whether it is collapsed.
+    let looks = mentions(w, &["color", "colour", "collapsed", "expanded", "folded"]);
+    let asks = ["what", "what's", "whats", "which", "is", "are"].contains(&w[0].as_str());
+    if asks && looks && mentions(w, &["group", "groups"]) && !mentions(w, &["tab", "tabs"]) {
+        return Some(Intent::ListGroups);
+    }
     if list_start.contains(&w[0].as_str()) && mentions(w, &["engine", "engines"]) {
         return Some(Intent::ListEngines);
     }

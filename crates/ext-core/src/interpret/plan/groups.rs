@@ -264,10 +264,7 @@ pub fn recolor(view: &View, which: &GroupWhich, color: Color) -> Result<Step, Re
     if groups.is_empty() {
         return Err(not_found("There are no tab groups."));
     }
-    let name = serde_json::to_value(color)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default();
+    let name = color.name();
     let mut step = Step::default();
     for g in &groups {
         step.calls.push(Call::update_group(UpdateGroupArgs {

@@ -538,15 +538,31 @@ pub fn list_groups(view: &View) -> Step {
         reply: if groups.is_empty() {
             "There are no tab groups.".into()
         } else {
-            format!(
-                "{}: {}.",
-                plural(groups.len(), "group"),
-                groups
-                    .iter()
-                    .map(|g| format!("'{}'", g.title))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
+            // Each with what the tab strip shows of it: "which groups are
+            // collapsed", "what color is the news group" are answered so.
+            let several_windows = view.state.windows.len() > 1;
+            let said: Vec<String> = (groups.iter())
+                .map(|g| {
+                    let tabs = (view.state.tabs.iter())
+                        .filter(|t| t.group_id == g.id)
+                        .count();
+                    let mut about = vec![g.color.name().to_string(), plural(tabs, "tab")];
+                    if g.collapsed {
+                        about.push("collapsed".into());
+                    }
+                    if several_windows && g.window_id != view.focused_window {
+                        let n = view.window_number(g.window_id).unwrap_or(0);
+                        about.push(format!("in window {n}"));
+                    }
+                    let title = if g.title.trim().is_empty() {
+                        "untitled".to_string()
+                    } else {
+                        format!("'{}'", g.title)
+                    };
+                    format!("{title} ({})", about.join(", "))
+                })
+                .collect();
+            format!("{}: {}.", plural(groups.len(), "group"), said.join(", "))
         },
         ..Step::default()
     }
