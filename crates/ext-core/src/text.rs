@@ -42,6 +42,15 @@ pub fn ago(ms: f64) -> String {
     }
 }
 
+/// "1 tab", "3 tabs": a count and its noun, the noun plural with an "s".
+pub fn plural(n: usize, one: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {one}s")
+    }
+}
+
 #[cfg(test)]
 mod reader_tests {
     use super::*;

@@ -1,12 +1,12 @@
 //! What a tool call did, in a short sentence for the log and
 //! notifications.
 
-use crate::text::clip;
+use crate::text::{clip, plural};
 use serde_json::Value;
 
 /// A short sentence about what a tool did, for the log and notifications.
 pub fn describe(tool: &str, result: &Value) -> String {
-    let n = |key: &str| result.get(key).and_then(Value::as_u64).unwrap_or(0);
+    let n = |key: &str| result.get(key).and_then(Value::as_u64).unwrap_or(0) as usize;
     let title = |key: &str| {
         result
             .get(key)
@@ -16,9 +16,9 @@ pub fn describe(tool: &str, result: &Value) -> String {
             .unwrap_or_default()
     };
     match tool {
-        "list_tabs" => format!("{} tab(s) open.", n("count")),
+        "list_tabs" => format!("{} open.", plural(n("count"), "tab")),
         "switch_tab" => format!("Switched to '{}'.", title("tab")),
-        "close_tabs" | "close_duplicate_tabs" => format!("Closed {} tab(s).", n("count")),
+        "close_tabs" | "close_duplicate_tabs" => format!("Closed {}.", plural(n("count"), "tab")),
         "group_tabs" => match result.get("groups").and_then(Value::as_array).map(Vec::len) {
             Some(windows) if windows > 1 => format!(
                 "Grouped tabs in '{}', one group in each of {windows} windows (tabs stay in their window).",
@@ -26,12 +26,12 @@ pub fn describe(tool: &str, result: &Value) -> String {
             ),
             _ => format!("Grouped tabs in '{}'.", title("group")),
         },
-        "ungroup_tabs" => format!("Ungrouped {} tab(s).", n("count")),
-        "list_groups" => format!("{} group(s).", n("count")),
-        "discard_tabs" => format!("Unloaded {} tab(s).", n("count")),
-        "reload_tabs" => format!("Reloaded {} tab(s).", n("count")),
-        "search_bookmarks" => format!("{} bookmark(s) found.", n("count")),
-        "search_history" => format!("{} history item(s) found.", n("count")),
+        "ungroup_tabs" => format!("Ungrouped {}.", plural(n("count"), "tab")),
+        "list_groups" => format!("{}.", plural(n("count"), "group")),
+        "discard_tabs" => format!("Unloaded {}.", plural(n("count"), "tab")),
+        "reload_tabs" => format!("Reloaded {}.", plural(n("count"), "tab")),
+        "search_bookmarks" => format!("{} found.", plural(n("count"), "bookmark")),
+        "search_history" => format!("{} found.", plural(n("count"), "history item")),
         "create_bookmark" => format!("Bookmarked '{}'.", title("bookmark")),
         "web_search" => format!(
             "Searched with {}.",

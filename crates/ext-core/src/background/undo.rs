@@ -6,6 +6,7 @@ use crate::browser::Browser;
 use crate::error::ToolError;
 use crate::log::LogEntry;
 use crate::storage::Storage;
+use crate::text::plural;
 use crate::undo::UndoEntry;
 use ext_protocol::answer::CommandAnswer;
 
@@ -75,10 +76,12 @@ impl<B: Browser, S: Storage> Background<B, S> {
             Ok((entry, report)) => {
                 let mut reply = format!("Undid {}", entry.label);
                 if report.reopened > 0 {
-                    reply += &format!(": reopened {} tab(s)", report.reopened);
+                    reply += &format!(": reopened {}", plural(report.reopened, "tab"));
                 }
-                if report.missing > 0 {
-                    reply += &format!(" ({} tab(s) or group(s) no longer exist)", report.missing);
+                match report.missing {
+                    0 => {}
+                    1 => reply += " (1 tab or group no longer exists)",
+                    n => reply += &format!(" ({n} tabs or groups no longer exist)"),
                 }
                 reply.push('.');
                 if !report.not_reopened.is_empty() {

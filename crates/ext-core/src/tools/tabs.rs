@@ -63,7 +63,8 @@ pub(crate) fn check_not_emptying(all: &[Tab], closing: &[Tab]) -> ToolResult<()>
         Some(&window) => {
             let open = all.iter().filter(|t| t.window_id == window).count();
             Err(ToolError::refused(format!(
-                "That would close all {open} tab(s) of window {window}; Tab Whisperer never closes every tab of a window. Leave at least one open."
+                "That would close all {} of window {window}; Tab Whisperer never closes every tab of a window. Leave at least one open.",
+                crate::text::plural(open, "tab")
             )))
         }
         None => Ok(()),

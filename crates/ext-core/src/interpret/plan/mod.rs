@@ -86,13 +86,7 @@ pub(super) fn tabs_said(view: &View, ids: &[i64]) -> String {
     }
 }
 
-pub(super) fn plural(n: usize, one: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {one}s")
-    }
-}
+pub(super) use crate::text::plural;
 
 pub(super) fn title(view: &View, id: i64) -> String {
     view.tab(id)

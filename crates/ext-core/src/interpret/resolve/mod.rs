@@ -538,10 +538,7 @@ fn select(
             tabs.sort_by_key(|t| (t.window_id, t.index));
             let in_group = format!("in the {}", whole.label);
             let picked = at_positions(&tabs, positions, &in_group)?;
-            let label = match picked.len() {
-                1 => format!("1 tab {in_group}"),
-                n => format!("{n} tabs {in_group}"),
-            };
+            let label = format!("{} {in_group}", plural_tabs(picked.len()));
             plain(picked, true, &label)
         }
         Selector::InGroup(words) => {
@@ -602,7 +599,12 @@ fn select(
             match pick {
                 Some(t) => plain(vec![t.id], true, &r.label),
                 None if strict => {
-                    return Err(format!("Only {} tab(s) match {}.", found.len(), r.label))
+                    return Err(format!(
+                        "Only {} {} {}.",
+                        plural_tabs(found.len()),
+                        if found.len() == 1 { "matches" } else { "match" },
+                        r.label
+                    ))
                 }
                 None => plain(Vec::new(), true, &r.label),
             }
@@ -762,10 +764,7 @@ fn one_named<'a>(view: &View<'a>, target: &Target) -> Result<(Resolved, &'a Tab)
 }
 
 fn plural_tabs(n: usize) -> String {
-    match n {
-        1 => "1 tab".into(),
-        n => format!("{n} tabs"),
-    }
+    crate::text::plural(n, "tab")
 }
 
 fn nearest_first(mut tabs: Vec<&Tab>, at: i64, n: usize) -> Vec<&Tab> {
