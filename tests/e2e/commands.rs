@@ -511,7 +511,8 @@ fn questions_change_nothing_and_a_closed_page_comes_back_from_history() {
 }
 
 /// "open github.com and pin it", "group alpha and bravo as work and
-/// collapse it": the later clause is planned for the ids an in-memory
+/// collapse it", "move alpha to a new window and move bravo there too":
+/// the later clause is planned for the ids an in-memory
 /// simulation gave the tab or group the first made. Firefox gives its own
 /// (with a tab closed just before, its next tab id is not the one
 /// simulated; a group's id is a timestamp; a group moved whole is made
@@ -556,4 +557,11 @@ fn what_a_command_makes_is_what_its_later_clauses_act_on() {
     assert_eq!(id_list(&group["tabIds"]), [ids[0], ids[1]], "{r}");
     assert_eq!(group["collapsed"], false, "{r}");
     assert_eq!(env.tab(ids[0])["index"], 0, "{r}");
+
+    // A window made by the first clause is where "there" is.
+    let home = env.tab(ids[1])["windowId"].clone();
+    let r = say(&env, "move alpha to a new window and move bravo there too");
+    let window = env.tab(ids[0])["windowId"].clone();
+    assert_ne!(window, home, "{r}");
+    assert_eq!(env.tab(ids[1])["windowId"], window, "{r}");
 }

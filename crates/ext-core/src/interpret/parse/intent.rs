@@ -167,6 +167,9 @@ pub enum Destination {
     ThisWindow,
     /// "to a new window".
     NewWindow,
+    /// "there", "to that window": the window the clause before moved tabs
+    /// to or acted on; with none before, this window.
+    There,
     Window(i64),
     Start,
     End,

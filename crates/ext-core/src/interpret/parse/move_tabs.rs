@@ -126,6 +126,18 @@ fn move_tabs(w: Words) -> Option<Intent> {
             || starts(w, &["bring", "me"]).is_some()
             || starts(w, &["take", "me"]).is_some();
         let named = rest.len() >= 2 && !switching;
+        // "… and move slack there too": where the clause before moved tabs.
+        let there = [
+            &["there", "too"][..],
+            &["there", "as", "well"],
+            &["over", "there"],
+            &["there"],
+        ]
+        .iter()
+        .find_map(|e| ends(rest, e));
+        if let Some(what) = there.filter(|what| !what.is_empty()) {
+            return Some(Intent::Move(target_or_active(what), Destination::There));
+        }
         if let Some(dest) = rest.last().and_then(|x| match x.as_str() {
             "left" => Some(Destination::Left),
             "right" => Some(Destination::Right),
@@ -279,7 +291,12 @@ fn is_window(d: &Destination) -> bool {
 fn destination(w: Words) -> Option<Destination> {
     let has = |x: &str| w.iter().any(|y| y == x);
     if has("window") || has("windows") {
-        if has("this") || has("current") || has("same") || has("here") {
+        // "to that window", "to the same window": the one the clause before
+        // moved tabs to (else this one, as before).
+        if has("that") || has("same") {
+            return Some(Destination::There);
+        }
+        if has("this") || has("current") || has("here") {
             return Some(Destination::ThisWindow);
         }
         if has("new") || has("separate") || has("own") {

@@ -72,6 +72,20 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
             step.touched = r.ids;
             return Ok(step);
         }
+        Destination::There => {
+            // The window of the tabs the clause before acted on.
+            let w = (view.previous.iter())
+                .find_map(|id| view.tab(*id))
+                .map_or(view.focused_window, |t| t.window_id);
+            ids = into_window(view, &r.ids, w);
+            if ids.is_empty() {
+                step.reply = there_already(view, &r.ids, w, "that window");
+                return Ok(step);
+            }
+            let n = view.window_number(w).unwrap_or(0);
+            step.reply = format!("Moved {} to window {n}.", moved_said(view, &ids));
+            (Some(w), -1)
+        }
         Destination::ThisWindow => {
             ids = into_window(view, &r.ids, view.focused_window);
             if ids.is_empty() {
