@@ -712,6 +712,9 @@ fn selector(w: &[String]) -> (Selector, bool) {
         || has("noise")
         || has("sound")
         || has("music")
+        // "mute the video", "pause this song": what plays, with no name.
+        || (only(&["the", "this", "that", "video", "song", "podcast"])
+            && (has("video") || has("song") || has("podcast")))
     {
         return (
             Selector::Audible,
