@@ -227,7 +227,15 @@ pub fn resolve(view: &View, target: &Target) -> Result<Resolved, String> {
             (_, Selector::Positions(positions)) if among_them => {
                 let mut tabs: Vec<&Tab> = r.ids.iter().filter_map(|id| view.tab(*id)).collect();
                 tabs.sort_by_key(|t| (t.window_id, t.index));
-                at_positions(&tabs, positions, &format!("among the {} tabs", r.label))?
+                at_positions(&tabs, positions).map_err(|_| {
+                    format!(
+                        "There {} only {} {} tab{}.",
+                        if tabs.len() == 1 { "is" } else { "are" },
+                        tabs.len(),
+                        r.label,
+                        if tabs.len() == 1 { "" } else { "s" }
+                    )
+                })?
             }
             _ => select(view, except, except_scope, strict, false)?.ids,
         };
@@ -247,9 +255,9 @@ pub fn resolve(view: &View, target: &Target) -> Result<Resolved, String> {
     Ok(r)
 }
 
-/// The tabs at 1-based positions among `tabs` (in strip order); `there`
-/// says where, for the error when one is past the last.
-fn at_positions(tabs: &[&Tab], positions: &[Position], there: &str) -> Result<Vec<i64>, String> {
+/// The tabs at 1-based positions among `tabs` (in strip order), or the
+/// first position past the last.
+fn at_positions(tabs: &[&Tab], positions: &[Position]) -> Result<Vec<i64>, i64> {
     let n = tabs.len() as i64;
     let mut picked = Vec::new();
     for p in positions {
@@ -264,16 +272,19 @@ fn at_positions(tabs: &[&Tab], positions: &[Position], there: &str) -> Result<Ve
             match tabs.get((i - 1).max(0) as usize).filter(|_| i >= 1) {
                 Some(t) if !picked.contains(&t.id) => picked.push(t.id),
                 Some(_) => {}
-                None => {
-                    return Err(format!(
-                        "There is no tab {i} {there}; it has {n} tab{}.",
-                        if n == 1 { "" } else { "s" }
-                    ))
-                }
+                None => return Err(i),
             }
         }
     }
     Ok(picked)
+}
+
+/// "There is no tab 9 in this window; it has 7 tabs."
+fn no_tab_at(i: i64, there: &str, n: usize) -> String {
+    format!(
+        "There is no tab {i} {there}; it has {}.",
+        crate::text::plural(n, "tab")
+    )
 }
 
 /// The tabs a selector means within a scope. `strict`: a name that matches
@@ -518,7 +529,9 @@ fn select(
             )
         }
         Selector::Positions(positions) => {
-            let picked = at_positions(&view.window_tabs(), positions, "in this window")?;
+            let window = view.window_tabs();
+            let picked = at_positions(&window, positions)
+                .map_err(|i| no_tab_at(i, "in this window", window.len()))?;
             let label = match positions.as_slice() {
                 [Position::Nth(i)] => format!("tab {i}"),
                 [Position::Last] => "the last tab".to_string(),
@@ -537,7 +550,8 @@ fn select(
             let mut tabs: Vec<&Tab> = whole.ids.iter().filter_map(|id| view.tab(*id)).collect();
             tabs.sort_by_key(|t| (t.window_id, t.index));
             let in_group = format!("in the {}", whole.label);
-            let picked = at_positions(&tabs, positions, &in_group)?;
+            let picked =
+                at_positions(&tabs, positions).map_err(|i| no_tab_at(i, &in_group, tabs.len()))?;
             let label = format!("{} {in_group}", plural_tabs(picked.len()));
             plain(picked, true, &label)
         }
