@@ -287,7 +287,9 @@ pub fn clauses(words: &[String]) -> Vec<Vec<String>> {
     }
     out.push((joiner, words[start..].to_vec()));
     // "search for rust and go": a clause that means nothing alone was part
-    // of the one before.
+    // of the one before. Unless the one before means the same with it: "move
+    // jira to a new window and move slack over yonder" would do the first
+    // half and drop the rest unsaid, where the rest should be refused.
     let mut merged: Vec<Vec<String>> = Vec::new();
     for (joiner, clause) in out {
         let alone = as_and(&clause);
@@ -295,8 +297,14 @@ pub fn clauses(words: &[String]) -> Vec<Vec<String>> {
             !clause.is_empty() && matches!(parse(&alone), Ok(i) if !matches!(i, Intent::Bare(_)));
         match merged.last_mut() {
             Some(last) if !stands => {
-                last.extend(joiner);
-                last.extend(clause);
+                let before = parse(&as_and(last));
+                let joined = [last.as_slice(), &joiner, &clause].concat();
+                let lost = clause.len() > 1 && before.is_ok() && parse(&as_and(&joined)) == before;
+                if lost {
+                    merged.push(clause);
+                } else {
+                    *last = joined;
+                }
             }
             _ => merged.push(clause),
         }
