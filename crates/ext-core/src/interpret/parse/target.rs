@@ -102,7 +102,9 @@ pub fn target(w: &[String]) -> Target {
             }
             // "all but" needs something before; "but" at the start is no "except".
             if i > 0 || e[0] == "except" || e[0] == "besides" {
+                // "close the news group but keep hacker news".
                 let left_out = &w[i + e.len()..];
+                let left_out = strip_leading(left_out, &["keep", "leave"]);
                 main = &w[..i];
                 except = Some(match idle(left_out) {
                     // "all tabs except gmail that I haven't used in a day":
