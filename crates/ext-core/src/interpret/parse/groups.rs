@@ -185,8 +185,26 @@ fn group_edge(dest: Words) -> Option<Destination> {
     })
 }
 
+/// "close the news group but keep the tabs", "delete the docs group and
+/// keep its tabs": the group goes and its tabs stay, as Firefox's
+/// "Ungroup tabs" does (closing a group closes its tabs).
+fn ungroup_keeping_the_tabs(w: Words) -> Option<Intent> {
+    let rest = verb(w, &[&["close"], &["delete"], &["remove"]])?;
+    let g = rest.iter().position(|x| x == "group")?;
+    let (named, after) = (&rest[..g], &rest[g + 1..]);
+    let after = strip_leading(after, &["but", "and", ","]);
+    let kept = verb(after, &[&["keep"], &["leave"]])?;
+    let kept = ends(kept, &["open"]).unwrap_or(kept);
+    let tabs = ["the", "its", "their", "tabs", "them", "all", "of"];
+    let keeps_tabs = kept.iter().any(|x| x == "tabs" || x == "them")
+        && kept.iter().all(|x| tabs.contains(&x.as_str()));
+    let mut said = named.to_vec();
+    said.push("group".into());
+    keeps_tabs.then(|| Intent::Ungroup(group_which(&said)))
+}
+
 fn groups(w: Words) -> Option<Intent> {
-    if let Some(intent) = open_in_group(w) {
+    if let Some(intent) = open_in_group(w).or_else(|| ungroup_keeping_the_tabs(w)) {
         return Some(intent);
     }
     let mentions_group = w.iter().any(|x| x == "group" || x == "groups");

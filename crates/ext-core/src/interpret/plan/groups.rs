@@ -374,9 +374,11 @@ pub fn ungroup(view: &View, which: &GroupWhich) -> Result<Step, Refusal> {
     for g in &groups {
         step.calls.push(ungroup_group(g.id));
     }
-    if !groups.is_empty() {
-        step.reply = format!("Ungrouped {}.", plural(groups.len(), "group"));
-    }
+    step.reply = match groups.as_slice() {
+        [] => String::new(),
+        [g] => format!("Ungrouped {}; its tabs stay open.", group_said(g)),
+        gs => format!("Ungrouped {}.", plural(gs.len(), "group")),
+    };
     step.touched = tabs_of(view, &groups);
     Ok(step)
 }
