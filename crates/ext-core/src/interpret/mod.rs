@@ -17,13 +17,15 @@ mod resolve;
 mod room_talk;
 pub mod sites;
 mod spoken_groups;
+mod wanted;
+pub use wanted::{bookmarks_wanted, history_wanted, needs_pages, BookmarksWanted};
 #[cfg(test)]
 mod test_state;
 pub mod text;
 
 use crate::error::ErrorCode;
 use crate::memory::MemoryBrowser;
-use crate::tab_state::{HistoryQuery, State};
+use crate::tab_state::State;
 use parse::{Intent, NotUnderstood};
 use serde::Serialize;
 
@@ -142,91 +144,6 @@ impl Plan {
     fn answers_a_question(&self) -> bool {
         matches!(self.special, Some(Special::Yes | Special::No))
     }
-}
-
-/// What a command needs of the bookmarks, for the snapshot to hold, from
-/// one reading of its clauses.
-#[derive(Debug, Default, PartialEq)]
-pub struct BookmarksWanted {
-    /// Words to search bookmarks for ("open my candle docs bookmark",
-    /// "open candle docs").
-    pub words: Vec<String>,
-    /// Folders whose bookmarks may be opened: "open my cooking bookmarks"
-    /// names the folder "Cooking" (the words together, and each of them).
-    pub folders: Vec<String>,
-    /// Addresses of the tabs asked about ("is this page bookmarked").
-    pub pages: Vec<String>,
-    /// How many bookmarks there are ("how many bookmarks do I have").
-    pub count: bool,
-}
-
-pub fn bookmarks_wanted(text: &str, state: &State) -> BookmarksWanted {
-    let words = text::words(text);
-    let view = resolve::View::new(state);
-    let mut wanted = BookmarksWanted::default();
-    for c in parse::clauses(&words) {
-        match parse::parse(&c) {
-            Ok(Intent::Open(w) | Intent::OpenNew { words: w, .. }) => wanted.words.extend(w),
-            Ok(Intent::OpenBeside { open, .. } | Intent::OpenInGroup { open, .. }) => {
-                if let Intent::Open(w)
-                | Intent::OpenNew { words: w, .. }
-                | Intent::OpenBookmark { words: w, .. } = *open
-                {
-                    wanted.words.extend(w);
-                }
-            }
-            Ok(Intent::OpenBookmark { words, .. }) => {
-                wanted.folders.push(words.join(" "));
-                if words.len() > 1 {
-                    wanted.folders.extend(words.iter().cloned());
-                }
-                wanted.words.extend(words);
-            }
-            Ok(Intent::CountBookmarks { folder: None }) => wanted.count = true,
-            Ok(Intent::BookmarkFolder(name)) => wanted.folders.push(name),
-            Ok(Intent::CountBookmarks { folder: Some(f) }) => wanted.folders.push(f.join(" ")),
-            Ok(Intent::IsBookmarked(target)) => {
-                let ids = resolve::resolve(&view, &target)
-                    .map(|r| r.ids)
-                    .unwrap_or_default();
-                let tabs = ids.iter().filter_map(|id| view.tab(*id));
-                wanted.pages.extend(tabs.map(|t| t.url.clone()));
-            }
-            _ => {}
-        }
-    }
-    wanted
-}
-
-/// The history a command opens a page from ("open the article about
-/// webgpu from yesterday"), for the snapshot to hold: the visits that
-/// match, newest first, in the time said.
-pub fn history_wanted(text: &str, now: f64, tz_offset_minutes: i32) -> Option<HistoryQuery> {
-    let words = text::words(text);
-    parse::clauses(&words)
-        .iter()
-        .find_map(|c| match parse::parse(c) {
-            Ok(Intent::OpenFromHistory { query, span }) => Some((query, span)),
-            _ => None,
-        })
-        .map(|(query, span)| {
-            let range = span.map(|s| plan::history::time_range(s, now, tz_offset_minutes));
-            HistoryQuery {
-                start_time: plan::history::search_start(range, &query),
-                text: query,
-                end_time: range.map(|r| r.1),
-                max_results: 50,
-            }
-        })
-}
-
-/// Whether the words of a command group by topic: then the snapshot holds
-/// what the tabs' pages say ([`State::pages`]).
-pub fn needs_pages(text: &str) -> bool {
-    let words = text::words(text);
-    parse::clauses(&words)
-        .iter()
-        .any(|c| matches!(parse::parse(c), Ok(Intent::GroupByTopic(_))))
 }
 
 /// Most mended readings of a spoken command tried before giving up.
