@@ -149,19 +149,8 @@ fn open_in_group(w: Words) -> Option<Intent> {
     if !blank && !address && (lead != "open" || what.is_empty()) {
         return None;
     }
-    let said: Vec<String> = std::iter::once("open".to_string())
-        .chain(what.iter().cloned())
-        .collect();
-    let open = super::parse(&said).ok()?;
-    let fresh = matches!(
-        open,
-        Intent::Open(_)
-            | Intent::OpenUrl(_)
-            | Intent::OpenNew { window: false, .. }
-            | Intent::NewTab
-            | Intent::OpenBookmark { .. }
-    );
-    fresh.then(|| Intent::OpenInGroup {
+    let open = super::open::opened_fresh("open", what)?;
+    Some(Intent::OpenInGroup {
         open: Box::new(open),
         group: group_which(place),
     })

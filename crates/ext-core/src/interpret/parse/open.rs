@@ -128,24 +128,32 @@ pub(super) fn open_beside(w: Words) -> Option<Intent> {
         // "open the tab next to jira": a tab there, switched to.
         return Some(Intent::Switch(super::target::target(rest)));
     }
-    let said: Vec<String> = std::iter::once(w[0].clone())
+    let opened = opened_fresh(&w[0], what)?;
+    let mut beside = super::target::target(reference);
+    beside.singular = true;
+    Some(Intent::OpenBeside {
+        open: Box::new(opened),
+        beside,
+    })
+}
+
+/// What "`verb` `what`" opens, if it opens tabs of this window that could
+/// go anywhere (a site, an address, a bookmark, a blank tab): where they
+/// go is said after it ("next to jira", "in the docs group").
+pub(super) fn opened_fresh(verb: &str, what: Words) -> Option<Intent> {
+    let said: Vec<String> = std::iter::once(verb.to_string())
         .chain(what.iter().cloned())
         .collect();
     let opened = super::parse(&said).ok()?;
-    let fresh = matches!(
+    matches!(
         opened,
         Intent::Open(_)
             | Intent::OpenUrl(_)
             | Intent::OpenNew { window: false, .. }
             | Intent::NewTab
-            | Intent::OpenBookmark { all: false, .. }
-    );
-    let mut beside = super::target::target(reference);
-    beside.singular = true;
-    fresh.then(|| Intent::OpenBeside {
-        open: Box::new(opened),
-        beside,
-    })
+            | Intent::OpenBookmark { .. }
+    )
+    .then_some(opened)
 }
 
 /// "open this in a new window": the tab in front moves to one, as
