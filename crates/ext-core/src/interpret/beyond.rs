@@ -235,10 +235,14 @@ pub fn reply(w: &[String], state: &State) -> Option<&'static str> {
     let units = [
         "second", "seconds", "minute", "minutes", "min", "mins", "hour", "hours",
     ];
-    let in_a_while = matches!(w.as_slice(), [.., "in", n, unit] | [.., "after", n, unit]
-        if units.contains(unit) && (crate::interpret::text::loose_number(n).is_some()))
-        || matches!(w.as_slice(), ["in", n, unit, ..] if units.contains(unit)
-            && crate::interpret::text::loose_number(n).is_some());
+    let a_while = |n: &str, unit: &str| {
+        units.contains(&unit) && crate::interpret::text::loose_number(n).is_some()
+    };
+    let in_a_while = match w.as_slice() {
+        [.., "in" | "after", n, unit] if a_while(n, unit) => true,
+        ["in", n, unit, ..] => a_while(n, unit),
+        _ => false,
+    };
     let which_tabs = [
         "used", "using", "opened", "visited", "touched", "looked", "idle", "older",
     ]

@@ -37,9 +37,8 @@ pub fn renamed(simulated: &Value, firefox: &Value) -> Vec<(IdKind, i64, i64)> {
     let id = |v: &Value, field: &str| v[field].as_i64();
     let (tab, its) = (&simulated["tab"], &firefox["tab"]);
     note(IdKind::Tab, id(tab, "id"), id(its, "id"));
-    let same_tab = |a: &Value, b: &Value| id(a, "id").is_some() && id(b, "id").is_some();
     let mut pairs: Vec<(&Value, &Value)> = Vec::new();
-    if same_tab(tab, its) {
+    if id(tab, "id").is_some() && id(its, "id").is_some() {
         pairs.push((tab, its));
     }
     for t in simulated["tabs"].as_array().into_iter().flatten() {

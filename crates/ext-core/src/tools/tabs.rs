@@ -505,12 +505,7 @@ async fn create_in_group<B: Browser>(
         b.close_tabs(&[tab.id]).await.ok();
         return Err(e.into());
     }
-    let tab = b
-        .tabs()
-        .await?
-        .into_iter()
-        .find(|t| t.id == tab.id)
-        .unwrap_or(tab);
+    let tab = reread(b, &[tab.id]).await?.pop().unwrap_or(tab);
     Ok(ToolOutput::with_undo(
         json!({ "tab": tab }),
         vec![
