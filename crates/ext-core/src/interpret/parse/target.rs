@@ -4,6 +4,7 @@
 //! `place`).
 
 use super::super::text::{number, ordinal};
+use super::group_tabs::{grouped, in_group, several_groups};
 use super::idle::{idle, USED};
 use super::intent::{Position, Scope, Selector, Target};
 use super::place::{between, positions, side, side_of};
@@ -425,7 +426,7 @@ fn how_many_opened(w: &[String]) -> Option<usize> {
     }
 }
 
-const STOP: &[&str] = &[
+pub(super) const STOP: &[&str] = &[
     "the",
     "my",
     "a",
@@ -739,42 +740,8 @@ fn selector(w: &[String]) -> (Selector, bool) {
     if let Some(groups) = several_groups(&w) {
         return (Selector::Union(groups), false);
     }
-    // "the last tab of the docs group", "the first two tabs in the news
-    // group": places among the group's tabs, not the window's.
-    if let Some(g) = find(&w, "group") {
-        let at = w[..g].iter().rposition(|x| x == "in" || x == "of");
-        if let Some((at, p)) = at.and_then(|at| Some((at, positions(&w[..at])?))) {
-            let group: Vec<String> = (strip_articles(&w[at + 1..g]).iter())
-                .filter(|x| !STOP.contains(&x.as_str()))
-                .cloned()
-                .collect();
-            let singular = p.len() == 1 && matches!(p[0], Position::Nth(_) | Position::Last);
-            return (
-                Selector::InGroupAt {
-                    group,
-                    positions: p,
-                },
-                singular,
-            );
-        }
-    }
-    if let Some(g) = find(&w, "group") {
-        let name: Vec<String> = strip_articles(&w[..g])
-            .iter()
-            .filter(|x| !STOP.contains(&x.as_str()))
-            .cloned()
-            .collect();
-        // "this group", "the group": the one the tab in front is in (or
-        // the one just made), as for "rename this group".
-        let this_group = name
-            .iter()
-            .all(|x| ["this", "current", "same", "that"].contains(&x.as_str()));
-        if this_group && g + 1 == w.len() {
-            return (Selector::InGroup(Vec::new()), false);
-        }
-        if !name.is_empty() {
-            return (Selector::InGroup(name), false);
-        }
+    if let Some(in_group) = in_group(&w) {
+        return in_group;
     }
     // Several things: "jira and confluence", "this tab and reddit", "tab 2
     // and the flights tab".
@@ -787,37 +754,8 @@ fn selector(w: &[String]) -> (Selector, bool) {
     (merge(parts), single && one_tab)
 }
 
-/// "the docs group and the news group", "the news and docs groups", "the
-/// docs group and jira": each group's tabs (and what else is said).
-fn several_groups(w: &[String]) -> Option<Vec<Selector>> {
-    let joiner = |x: &String| ["and", "&", "plus", "+"].contains(&x.as_str());
-    let named = |w: &[String]| -> Vec<String> {
-        (strip_articles(w).iter())
-            .filter(|x| !STOP.contains(&x.as_str()))
-            .cloned()
-            .collect()
-    };
-    let (last, before) = w.split_last()?;
-    if last == "groups" {
-        let names: Vec<Vec<String>> = before.split(joiner).map(named).collect();
-        let all_named = names.len() > 1 && names.iter().all(|n| !n.is_empty());
-        return all_named.then(|| names.into_iter().map(Selector::InGroup).collect());
-    }
-    let parts: Vec<&[String]> = w.split(joiner).filter(|p| !p.is_empty()).collect();
-    let is_group = |p: &[String]| p.last().is_some_and(|x| x == "group");
-    if parts.len() < 2 || !parts.iter().any(|p| is_group(p)) {
-        return None;
-    }
-    (parts.into_iter())
-        .map(|p| match is_group(p) {
-            true => Some(Selector::InGroup(named(&p[..p.len() - 1]))),
-            false => part(p),
-        })
-        .collect()
-}
-
 /// One item of a list: "this tab", "tab 2", "the flights tab".
-fn part(w: &[String]) -> Option<Selector> {
+pub(super) fn part(w: &[String]) -> Option<Selector> {
     // "this one and the one to the right": a side, one tab unless "tabs".
     // Only with the tab said: "close the tab and to the right" is a
     // mishearing of "the tabs to the right", not two items.
@@ -885,37 +823,6 @@ fn merge(parts: Vec<Selector>) -> Selector {
     match <[Selector; 1]>::try_from(parts) {
         Ok([one]) => one,
         Err(parts) => Selector::Union(parts),
-    }
-}
-
-/// "the ungrouped tabs", "tabs not in a group", "the tabs without a
-/// group" (false); "the grouped tabs", "all groups", "the tabs in groups"
-/// (true). A group's name makes it one group ("the news group").
-fn grouped(w: &[String]) -> Option<bool> {
-    const NOT: &[&str] = &[
-        "ungrouped",
-        "without",
-        "outside",
-        "not",
-        "arent",
-        "isnt",
-        "aren't",
-        "isn't",
-    ];
-    const WORDS: &[&str] = &[
-        "the", "tab", "tabs", "all", "every", "ones", "one", "my", "that", "are", "is", "in", "a",
-        "any", "group", "groups", "grouped", "of", "which",
-    ];
-    let has = |x: &str| w.iter().any(|y| y == x);
-    let known = |x: &String| WORDS.contains(&x.as_str()) || NOT.contains(&x.as_str());
-    if w.is_empty() || !w.iter().all(known) {
-        return None;
-    }
-    if NOT.iter().any(|x| has(x)) {
-        (has("ungrouped") || has("group") || has("groups")).then_some(false)
-    } else {
-        (has("grouped") || has("groups") && (has("all") || has("every") || has("in")))
-            .then_some(true)
     }
 }
 
