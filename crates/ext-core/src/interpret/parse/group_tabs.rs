@@ -1,10 +1,46 @@
 //! Tabs said by their groups: "the docs group", "the last tab of the news
 //! group", "the news and docs groups", "the ungrouped tabs".
 
-use super::intent::{Position, Selector};
+use super::intent::{Position, Selector, Target};
 use super::place::positions;
 use super::target::{part, STOP};
 use super::words::*;
+
+/// "the other tabs in this group", "the rest of the docs group",
+/// "everything else in the news group": the group's tabs but the one in
+/// front.
+pub(super) fn others_in_a_group(w: &[String]) -> Option<Target> {
+    const OTHERS: &[&str] = &["other", "others", "rest", "else", "remaining"];
+    const SAY_NOTHING: &[&str] = &[
+        "the",
+        "all",
+        "my",
+        "tabs",
+        "tab",
+        "ones",
+        "everything",
+        "of",
+    ];
+    if w.last()? != "group" {
+        return None;
+    }
+    let at = w
+        .iter()
+        .rposition(|x| ["in", "of", "from"].contains(&x.as_str()))?;
+    let lead = &w[..at];
+    let others_said = lead.iter().any(|x| OTHERS.contains(&x.as_str()));
+    let only_that = lead
+        .iter()
+        .all(|x| OTHERS.contains(&x.as_str()) || SAY_NOTHING.contains(&x.as_str()));
+    if !others_said || !only_that {
+        return None;
+    }
+    let (selector, _) = in_group(&w[at + 1..])?;
+    Some(Target {
+        except: Some(Selector::Active),
+        ..Target::of(selector)
+    })
+}
 
 /// The tabs of a group, or places among them.
 pub(super) fn in_group(w: &[String]) -> Option<(Selector, bool)> {

@@ -4,7 +4,7 @@
 //! `place`).
 
 use super::super::text::{number, ordinal};
-use super::group_tabs::{grouped, in_group, several_groups};
+use super::group_tabs::{grouped, in_group, others_in_a_group, several_groups};
 use super::idle::{idle, USED};
 use super::intent::{Position, Scope, Selector, Target};
 use super::place::{between, positions, side, side_of};
@@ -42,6 +42,7 @@ const EXCEPT: &[&[&str]] = &[
 pub fn target(w: &[String]) -> Target {
     if let Some(target) = except_a_window(w)
         .or_else(|| this_site(w))
+        .or_else(|| others_in_a_group(w))
         .or_else(|| others_of_a_kind(w))
     {
         return target;
