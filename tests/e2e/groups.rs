@@ -195,7 +195,8 @@ fn a_group_moved_whole_stays_a_group() {
 
 /// A group's tabs changed in place: a fresh tab opened in it, its tabs
 /// sorted, the whole group stepped past the group beside it, a tab moved
-/// to its end or start. Each is still one group, and undo puts it back.
+/// to its end or start, another group merged into it. Each is still one
+/// group, and undo puts it back.
 #[test]
 fn a_group_opened_into_sorted_and_stepped_right_stays_whole() {
     let env = start();
@@ -273,4 +274,24 @@ fn a_group_opened_into_sorted_and_stepped_right_stays_whole() {
     env.undo();
     assert_eq!(members("Docs"), [ids[2], ids[3]]);
     assert_eq!(env.tab(ids[4])["groupId"], -1, "undo takes it out again");
+
+    // Two groups merged are one; undo makes the other again, as it was.
+    let look = |title: &str| {
+        let listed = env.ok("list_groups", json!({}))["result"]["groups"].clone();
+        (listed.as_array().unwrap().iter())
+            .find(|g| g["title"] == title)
+            .map(|g| g["color"].clone())
+    };
+    let docs_color = look("Docs");
+    let answer = command("merge the docs group into the news group");
+    assert_eq!(
+        members("News"),
+        [ids[1], ids[0], ids[2], ids[3]],
+        "{answer}"
+    );
+    assert_eq!(look("Docs"), None, "{answer}");
+    env.undo();
+    assert_eq!(members("News"), [ids[1], ids[0]]);
+    assert_eq!(members("Docs"), [ids[2], ids[3]]);
+    assert_eq!(look("Docs"), docs_color);
 }

@@ -192,8 +192,51 @@ fn ungroup_keeping_the_tabs(w: Words) -> Option<Intent> {
     keeps_tabs.then(|| Intent::Ungroup(group_which(&said)))
 }
 
+/// "merge the news and docs groups", "combine the news group with the
+/// docs group", "merge the docs group into the news group", "merge all
+/// my groups": the groups in the order that the first (or the one after
+/// "into") is the one kept.
+fn merge_groups(w: Words) -> Option<Intent> {
+    let rest = verb(
+        w,
+        &[
+            &["merge"],
+            &["combine"],
+            &["join"],
+            &["consolidate"],
+            &["unite"],
+        ],
+    )?;
+    if !rest.iter().any(|x| x == "group" || x == "groups") {
+        return None;
+    }
+    let rest = ends(rest, &["together"]).unwrap_or(rest);
+    let into_one = [
+        &["into", "one"][..],
+        &["into", "one", "group"],
+        &["into", "a", "single", "group"],
+    ];
+    let rest = into_one.iter().find_map(|e| ends(rest, e)).unwrap_or(rest);
+    let split = |at: &str| {
+        let i = find(rest, at)?;
+        let (before, after) = (&rest[..i], &rest[i + 1..]);
+        (!before.is_empty() && !after.is_empty()).then_some((before, after))
+    };
+    let which = if let Some((from, into)) = split("into") {
+        GroupWhich::Several(vec![group_which(into), group_which(from)])
+    } else if let Some((first, second)) = split("with") {
+        GroupWhich::Several(vec![group_which(first), group_which(second)])
+    } else {
+        group_which(rest)
+    };
+    Some(Intent::MergeGroups(which))
+}
+
 fn groups(w: Words) -> Option<Intent> {
-    if let Some(intent) = open_in_group(w).or_else(|| ungroup_keeping_the_tabs(w)) {
+    if let Some(intent) = (open_in_group(w))
+        .or_else(|| ungroup_keeping_the_tabs(w))
+        .or_else(|| merge_groups(w))
+    {
         return Some(intent);
     }
     let mentions_group = w.iter().any(|x| x == "group" || x == "groups");

@@ -310,6 +310,10 @@ pub enum Intent {
     RecolorGroup(GroupWhich, Color),
     CollapseGroup(GroupWhich, bool),
     Ungroup(GroupWhich),
+    /// "merge the news and docs groups", "merge the docs group into the
+    /// news group": the first group said (after "into", that one) takes
+    /// the others' tabs.
+    MergeGroups(GroupWhich),
     /// Tabs out of their groups; with a group ("remove jira from the
     /// docs group"), only out of that one.
     UngroupTabs(Target, Option<GroupWhich>),

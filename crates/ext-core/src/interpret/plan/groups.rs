@@ -441,3 +441,54 @@ pub fn ungroup_tabs(
     }
     Ok(step)
 }
+
+/// "merge the news and docs groups": the others' tabs join the first
+/// group meant, which keeps its title and color; their groups, emptied,
+/// go (undo makes them again). Every group ("merge all my groups") joins
+/// the one first in the tab strip.
+pub fn merge(view: &View, which: &GroupWhich) -> Result<Step, Refusal> {
+    let mut groups = groups_meant(view, which)?;
+    if matches!(which, GroupWhich::All) {
+        let first_tab = |g: &Group| {
+            (view.state.tabs.iter())
+                .filter(|t| t.group_id == g.id)
+                .map(|t| (view.window_number(t.window_id), t.index))
+                .min()
+        };
+        groups.sort_by_key(|g| first_tab(g));
+    }
+    let (kept, others) = match groups.split_first() {
+        None => return Err(not_found("There are no tab groups.")),
+        Some((_, [])) if matches!(which, GroupWhich::All) => {
+            return Err(refused("You have only one tab group."))
+        }
+        Some((_, [])) => {
+            return Err(refused(
+                "Say two groups to merge, as in 'merge the news and docs groups'.",
+            ))
+        }
+        Some(split) => split,
+    };
+    let joining = tabs_of(view, others);
+    let mut step = Step::default();
+    step.calls.push(Call::group_tabs(GroupTabsArgs {
+        tab_ids: joining.clone(),
+        group_id: Some(kept.id),
+        title: None,
+        color: None,
+        collapsed: None,
+    }));
+    let merged = match others {
+        [one] => group_said(one),
+        many => plural(many.len(), "group"),
+    };
+    let now = tabs_of(view, &[kept]).len() + joining.len();
+    step.reply = format!(
+        "Merged {merged} into {}, which has {} now{}.",
+        group_said(kept),
+        plural(now, "tab"),
+        moved_in(view, &joining, kept.window_id)
+    );
+    step.touched = tabs_of(view, &groups);
+    Ok(step)
+}

@@ -251,6 +251,7 @@ pub fn plan_intent(intent: &Intent, view: &View, options: &Options) -> Result<St
         Intent::RecolorGroup(which, color) => groups::recolor(view, which, *color),
         Intent::CollapseGroup(which, collapsed) => groups::collapse(view, which, *collapsed),
         Intent::Ungroup(which) => groups::ungroup(view, which),
+        Intent::MergeGroups(which) => groups::merge(view, which),
         Intent::UngroupTabs(target, from) => groups::ungroup_tabs(view, target, from.as_ref()),
         Intent::Move(target, dest) => move_tabs::move_tabs(view, target, dest),
         Intent::Search { query, engine } => search::search(view, query, engine.as_deref()),
