@@ -195,8 +195,8 @@ fn a_group_moved_whole_stays_a_group() {
 
 /// A group's tabs changed in place: a fresh tab opened in it, its tabs
 /// sorted, the whole group stepped past the group beside it, a tab moved
-/// to its end or start, another group merged into it. Each is still one
-/// group, and undo puts it back.
+/// to its end or start, another group merged into it, the groups sorted
+/// by title. Each is still one group, and undo puts it back.
 #[test]
 fn a_group_opened_into_sorted_and_stepped_right_stays_whole() {
     let env = start();
@@ -294,4 +294,13 @@ fn a_group_opened_into_sorted_and_stepped_right_stays_whole() {
     assert_eq!(members("News"), [ids[1], ids[0]]);
     assert_eq!(members("Docs"), [ids[2], ids[3]]);
     assert_eq!(look("Docs"), docs_color);
+
+    // The groups in order of their titles, each still whole.
+    let answer = command("sort the groups by name");
+    assert_eq!(members("Docs"), [ids[2], ids[3]], "{answer}");
+    assert_eq!(members("News"), [ids[1], ids[0]], "{answer}");
+    assert_eq!(position(ids[3]) + 1, position(ids[1]), "{answer}");
+    env.undo();
+    assert_eq!(position(ids[0]) + 1, position(ids[2]));
+    assert_eq!(members("Docs"), [ids[2], ids[3]]);
 }

@@ -21,7 +21,42 @@ pub const PHRASES: &[&str] = &[
 ];
 
 pub fn parse(w: Words) -> Parsed {
-    Ok(group_by(w))
+    Ok(sorted_groups(w).or_else(|| group_by(w)))
+}
+
+const SORT: &[&[&str]] = &[
+    &["sort"],
+    &["order"],
+    &["arrange"],
+    &["organize"],
+    &["organise"],
+];
+
+/// "sort the groups by name", "order my tab groups alphabetically": the
+/// groups among themselves, by title (the one thing that names them).
+fn sorted_groups(w: Words) -> Option<Intent> {
+    let rest = verb(w, SORT)?;
+    // "groups", not the tabs in them ("the tabs in the groups").
+    let tabs_said = (rest.iter().enumerate()).any(|(i, x)| {
+        ["tab", "tabs"].contains(&x.as_str()) && rest.get(i + 1).is_none_or(|n| n != "groups")
+    });
+    if !mentions(rest, &["groups"]) || tabs_said {
+        return None;
+    }
+    let by = find(rest, "by").map(|i| without_scope(&rest[i + 1..]));
+    const BY_NAME: &[&str] = &[
+        "title", "titles", "name", "names", "their", "the", "its", "in", "all", "every", "each",
+        "both", "windows",
+    ];
+    let every_window =
+        mentions(rest, &["windows"]) && mentions(rest, &["all", "every", "each", "both"]);
+    Some(Intent::SortGroups {
+        scope: match every_window {
+            true => Scope::Everywhere,
+            false => scope_of(w).unwrap_or(Scope::ThisWindow),
+        },
+        by_name: by.is_none_or(|by| all_in(&by, BY_NAME)),
+    })
 }
 
 /// "group my tabs by site", "sort the tabs in this window into topics",
@@ -78,16 +113,7 @@ fn group_by(w: Words) -> Option<Intent> {
 /// "sort my tabs alphabetically", "order the tabs by title", "sort tabs
 /// by address": an order, not groups. This window unless "all windows".
 fn sort(w: Words) -> Option<Intent> {
-    let rest = verb(
-        w,
-        &[
-            &["sort"],
-            &["order"],
-            &["arrange"],
-            &["organize"],
-            &["organise"],
-        ],
-    )?;
+    let rest = verb(w, SORT)?;
     // "by site name", "by domain": grouping by site, as before.
     if mentions(
         rest,

@@ -305,6 +305,13 @@ pub enum Intent {
         by: SortKey,
         group: Option<GroupWhich>,
     },
+    /// "sort the groups by name": each window's groups in order of their
+    /// titles, each whole; said by anything else (`by_name` false), not
+    /// done.
+    SortGroups {
+        scope: Scope,
+        by_name: bool,
+    },
     GroupByTopic(Scope),
     RenameGroup(GroupWhich, String),
     RecolorGroup(GroupWhich, Color),

@@ -241,6 +241,7 @@ pub fn plan_intent(intent: &Intent, view: &View, options: &Options) -> Result<St
             ..
         } => sort::sort_group(view, which, *by),
         Intent::Sort { scope, by, .. } => sort::sort(view, *scope, *by),
+        Intent::SortGroups { scope, by_name } => sort::sort_groups(view, *scope, *by_name),
         Intent::GroupByTopic(scope) => grouping::by_topic(view, *scope),
         Intent::Group {
             target,

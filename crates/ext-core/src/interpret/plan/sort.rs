@@ -1,12 +1,12 @@
 //! Sorting the tabs of a window by title, address or last use: one `move_tabs`
 //! call per window that is out of order.
 
-use super::{not_found, plural, Refusal, Step};
+use super::{not_found, plural, refused, Refusal, Step};
 use crate::interpret::parse::{GroupWhich, Scope, SortKey};
 use crate::interpret::resolve::{find_group, View};
 use crate::interpret::sites;
 use crate::log::Call;
-use crate::tab_state::Tab;
+use crate::tab_state::{Group, Tab};
 use crate::tools::args::MoveTabsArgs;
 use crate::tools::ToolCall;
 use std::collections::BTreeMap;
@@ -87,6 +87,72 @@ pub fn sort_group(view: &View, which: &GroupWhich, by: SortKey) -> Result<Step, 
         new_window: None,
     }));
     step.reply = format!("Sorted {} of {said} {how}.", plural(tabs.len(), "tab"));
+    Ok(step)
+}
+
+/// Each window's groups in order of their titles, each moved whole to
+/// where the groups begin: the first group's place in the window. Tabs
+/// in no group that were between groups end up after them.
+pub fn sort_groups(view: &View, scope: Scope, by_name: bool) -> Result<Step, Refusal> {
+    if !by_name {
+        return Err(refused(
+            "Groups are put in order by their names only: say 'sort the groups by name'.",
+        ));
+    }
+    let mut windows: BTreeMap<i64, Vec<&Group>> = BTreeMap::new();
+    for g in &view.state.groups {
+        if view.in_scope(scope).iter().any(|t| t.group_id == g.id) {
+            windows.entry(g.window_id).or_default().push(g);
+        }
+    }
+    if windows.values().all(|groups| groups.len() < 2) {
+        return Err(not_found(match windows.len() {
+            0 => "There are no tab groups here.",
+            _ => "There is only one tab group here; there is nothing to sort.",
+        }));
+    }
+    let tabs_of = |g: &Group| -> Vec<&Tab> {
+        let mut tabs: Vec<&Tab> = (view.state.tabs.iter())
+            .filter(|t| t.group_id == g.id)
+            .collect();
+        tabs.sort_by_key(|t| t.index);
+        tabs
+    };
+    let first_index = |g: &Group| tabs_of(g).first().map_or(i64::MAX, |t| t.index);
+    let mut step = Step::default();
+    let mut sorted = 0;
+    for groups in windows.values_mut().filter(|gs| gs.len() > 1) {
+        groups.sort_by_key(|g| first_index(g));
+        let mut start = first_index(groups[0]);
+        let mut order = groups.clone();
+        order.sort_by_cached_key(|g| g.title.to_lowercase());
+        // In order already and side by side: nothing to move.
+        let mut at = start;
+        let in_place = order.iter().all(|g| {
+            let here = first_index(g) == at;
+            at += tabs_of(g).len() as i64;
+            here
+        });
+        if in_place {
+            continue;
+        }
+        sorted += order.len();
+        for g in order {
+            let ids: Vec<i64> = tabs_of(g).iter().map(|t| t.id).collect();
+            step.touched.extend(&ids);
+            start += ids.len() as i64;
+            step.calls.push(Call::move_tabs(MoveTabsArgs {
+                index: Some(start - ids.len() as i64),
+                tab_ids: ids,
+                window_id: Some(g.window_id),
+                new_window: None,
+            }));
+        }
+    }
+    step.reply = match sorted {
+        0 => "Your groups are already in order by title.".into(),
+        n => format!("Put {n} groups in order by title."),
+    };
     Ok(step)
 }
 
