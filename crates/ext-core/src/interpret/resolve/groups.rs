@@ -3,7 +3,9 @@
 use super::super::parse::GroupWhich;
 use super::names::{match_tabs, word_in, words_of};
 use super::{spoken_list, View};
+use crate::interpret::text::ordinal;
 use crate::tab_state::{Group, State, Tab};
+use crate::text::plural;
 
 /// The group some words name, or the active tab's group.
 pub fn find_group<'a>(
@@ -52,6 +54,9 @@ pub fn find_group<'a>(
                     .collect()
             };
             let exact = by_title(false);
+            if let (true, Some(g)) = (exact.is_empty(), at_place(state, view, words)?) {
+                return Ok(g);
+            }
             let candidates = if exact.is_empty() {
                 by_title(true)
             } else {
@@ -88,6 +93,45 @@ pub fn find_group<'a>(
                 _ => Err(no_group(view, &joined)),
             }
         }
+    }
+}
+
+/// "the first group", "the last group", "the second group": a group by
+/// its place among this window's groups (none: the words say no place).
+fn at_place<'a>(
+    state: &'a State,
+    view: &View,
+    words: &[String],
+) -> Result<Option<&'a Group>, String> {
+    let nth = match words {
+        [w] if w == "last" => -1,
+        [w] => match ordinal(w) {
+            Some(n) => n,
+            None => return Ok(None),
+        },
+        _ => return Ok(None),
+    };
+    let first_tab = |g: &Group| {
+        (state.tabs.iter())
+            .filter(|t| t.group_id == g.id)
+            .map(|t| t.index)
+            .min()
+    };
+    let mut here: Vec<&Group> = (state.groups.iter())
+        .filter(|g| g.window_id == view.focused_window)
+        .collect();
+    here.sort_by_key(|g| first_tab(g));
+    let at = if nth < 0 {
+        here.len().checked_sub(1)
+    } else {
+        Some(nth as usize - 1)
+    };
+    match at.and_then(|i| here.get(i)) {
+        Some(g) => Ok(Some(g)),
+        None => Err(match here.len() {
+            0 => "There are no tab groups in this window.".into(),
+            n => format!("This window has only {}.", plural(n, "tab group")),
+        }),
     }
 }
 
