@@ -233,6 +233,21 @@ fn navigation_reload_stop_and_tab_commands() {
     env.wait_tab(id, "going back", |t| t["title"] == "First stop");
     browse(&env, "forward", None);
     env.wait_tab(id, "going forward", |t| t["title"] == "Second stop");
+    // Two steps at once, as "go back two pages" asks.
+    let third = env.pages.page("Third stop");
+    env.ff
+        .page_eval(
+            "second-stop",
+            &format!("location.href = {}; return null;", json!(third)),
+        )
+        .unwrap();
+    env.wait_tab(id, "the third page", |t| t["title"] == "Third stop");
+    browse(&env, "back", Some(2.0));
+    env.wait_tab(id, "two pages back", |t| t["title"] == "First stop");
+    browse(&env, "forward", Some(2.0));
+    env.wait_tab(id, "two pages forward", |t| t["title"] == "Third stop");
+    browse(&env, "back", None);
+    env.wait_tab(id, "one page back", |t| t["title"] == "Second stop");
 
     for action in ["reload", "hard_reload"] {
         env.ff

@@ -256,6 +256,10 @@ pub enum PageScript {
     Top,
     Bottom,
     Stop,
+    /// So many entries through the tab's history at once (negative: back).
+    /// `tabs.goBack` twice in a row goes back once: the second call lands
+    /// before the first navigation commits.
+    HistoryGo(i64),
     /// Pause the page's playing audio and video; answers how many paused.
     PauseMedia,
     /// Play again what `PauseMedia` paused, else (unless `resume_only`,

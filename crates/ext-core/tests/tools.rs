@@ -117,6 +117,10 @@ fn bad_arguments_get_clear_errors() {
         f.fails("browse", json!({"action": "scroll_down", "amount": -3})),
         "INVALID_ARGS"
     );
+    assert_eq!(
+        f.fails("browse", json!({"action": "back", "amount": 21})),
+        "INVALID_ARGS"
+    );
     // Nothing changed.
     assert_eq!(f.state(), Fixture::new().state());
 }

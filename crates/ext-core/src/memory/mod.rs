@@ -695,7 +695,10 @@ impl Browser for MemoryBrowser {
             PageScript::ScrollPages(n) => *y + n as f64 * VIEWPORT,
             PageScript::Top => 0.0,
             PageScript::Bottom => max,
-            PageScript::Stop | PageScript::PauseMedia | PageScript::PlayMedia { .. } => *y,
+            PageScript::Stop
+            | PageScript::HistoryGo(_)
+            | PageScript::PauseMedia
+            | PageScript::PlayMedia { .. } => *y,
         }
         .clamp(0.0, max);
         Ok(*y)

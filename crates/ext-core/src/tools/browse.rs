@@ -33,6 +33,10 @@ fn step_zoom(current: f64, steps: i64) -> f64 {
 
 const DEFAULT_SCROLL_PX: f64 = 400.0;
 
+/// How far `back` and `forward` go at once: further is a page nobody
+/// remembers, and a mistaken number should not walk the whole history.
+pub const MAX_HISTORY_STEPS: f64 = 20.0;
+
 fn amount(a: &BrowseArgs, default: f64) -> ToolResult<f64> {
     let v = a.amount.unwrap_or(default);
     if !v.is_finite() || v <= 0.0 || v > 1_000_000.0 {
@@ -73,8 +77,27 @@ pub async fn browse<B: Browser>(b: &B, a: BrowseArgs) -> ToolResult<ToolOutput> 
     let mut result = json!({ "action": action_name(action) });
     let mut undo = Vec::new();
     match action {
-        BrowseAction::Back => b.go_back(tab.id).await?,
-        BrowseAction::Forward => b.go_forward(tab.id).await?,
+        BrowseAction::Back | BrowseAction::Forward => {
+            // "go back two pages": so many steps through the tab's history.
+            let steps = amount(&a, 1.0)?.round().max(1.0);
+            if steps > MAX_HISTORY_STEPS {
+                return Err(ToolError::invalid(format!(
+                    "browse: at most {MAX_HISTORY_STEPS} steps back or forward, not {steps}."
+                )));
+            }
+            let back = action == BrowseAction::Back;
+            match (steps as i64, back) {
+                (1, true) => b.go_back(tab.id).await?,
+                (1, false) => b.go_forward(tab.id).await?,
+                // The page's own history walks several entries in one
+                // navigation (a page that runs no script, such as
+                // about:home, can't).
+                (n, _) => {
+                    let n = if back { -n } else { n };
+                    b.run_page_script(tab.id, PageScript::HistoryGo(n)).await?;
+                }
+            }
+        }
         BrowseAction::Reload => b.reload_tab(tab.id, false).await?,
         BrowseAction::HardReload => b.reload_tab(tab.id, true).await?,
         BrowseAction::Stop => {

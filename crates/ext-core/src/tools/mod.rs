@@ -19,7 +19,7 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
-pub use browse::{zoom_levels, zoom_range_percent};
+pub use browse::{zoom_levels, zoom_range_percent, MAX_HISTORY_STEPS};
 pub use tabs::normalize_url;
 
 /// What a tool answers: its JSON result and how to revert it.

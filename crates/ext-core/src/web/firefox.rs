@@ -230,6 +230,7 @@ fn page_code(script: PageScript) -> String {
                 .to_string()
         }
         PageScript::Stop => "window.stop()".to_string(),
+        PageScript::HistoryGo(n) => format!("history.go({n})"),
     };
     format!("{action}; window.scrollY;")
 }

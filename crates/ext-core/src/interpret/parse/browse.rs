@@ -95,8 +95,8 @@ const CACHE_WORDS: &[&str] = &[
 fn browse(w: Words) -> Option<Intent> {
     use BrowseAction::*;
     let action = |a: BrowseAction| Some(Intent::Browse(a, None));
-    if let Some(a) = history_step(w) {
-        return action(a);
+    if let Some((a, times)) = history_steps(w) {
+        return Some(Intent::Browse(a, times));
     }
     if let Some(a) = reload_page(w) {
         return action(a);
@@ -190,6 +190,32 @@ fn reader_view(w: Words) -> Option<BrowseAction> {
         }
         _ => None,
     }
+}
+
+/// "go back twice", "go back two pages", "forward 3 times": a step through
+/// history, and how many when more than one.
+fn history_steps(w: Words) -> Option<(BrowseAction, Option<f64>)> {
+    const COUNTED: &[&str] = &["pages", "times", "steps"];
+    let counted = |i: usize| -> Option<f64> {
+        match w[i].as_str() {
+            "twice" => Some(2.0),
+            "thrice" => Some(3.0),
+            x => number(x)
+                .filter(|_| w.get(i + 1).is_some_and(|n| COUNTED.contains(&n.as_str())))
+                .map(|n| n as f64),
+        }
+    };
+    let Some((at, times)) = (0..w.len()).find_map(|i| Some((i, counted(i)?))) else {
+        return history_step(w).map(|a| (a, None));
+    };
+    let said = if w[at] == "twice" || w[at] == "thrice" {
+        1
+    } else {
+        2
+    };
+    let rest: Vec<String> = [&w[..at], &w[at + said..]].concat();
+    let a = history_step(&rest)?;
+    Some((a, (times > 1.0).then_some(times)))
 }
 
 /// "back", "go back a page", "go forward".

@@ -7,8 +7,8 @@ use crate::interpret::resolve::View;
 use crate::interpret::Options;
 use crate::log::Call;
 use crate::tools::args::{BrowseAction, BrowseArgs};
-use crate::tools::zoom_range_percent;
 use crate::tools::ToolCall;
+use crate::tools::{zoom_range_percent, MAX_HISTORY_STEPS};
 
 pub fn browse(
     view: &View,
@@ -25,6 +25,16 @@ pub fn browse(
             return Err(Refusal {
                 code: ErrorCode::InvalidArgs,
                 reply: format!("Firefox zooms from {low}% to {high}%, not {percent}%."),
+            });
+        }
+    }
+    if let (BrowseAction::Back | BrowseAction::Forward, Some(steps)) = (action, amount) {
+        if steps > MAX_HISTORY_STEPS {
+            return Err(Refusal {
+                code: ErrorCode::InvalidArgs,
+                reply: format!(
+                    "Tab Whisperer goes at most {MAX_HISTORY_STEPS} pages back or forward at once."
+                ),
             });
         }
     }
@@ -53,8 +63,11 @@ pub fn new_tab() -> Step {
 
 fn browse_reply(a: BrowseAction, amount: Option<f64>) -> String {
     use BrowseAction::*;
-    if let (ZoomTo, Some(percent)) = (a, amount) {
-        return format!("Zoomed to {percent}%.");
+    match (a, amount) {
+        (ZoomTo, Some(percent)) => return format!("Zoomed to {percent}%."),
+        (Back, Some(pages)) => return format!("Went back {pages} pages."),
+        (Forward, Some(pages)) => return format!("Went forward {pages} pages."),
+        _ => {}
     }
     match a {
         Back => "Went back.",
