@@ -92,6 +92,14 @@ pub fn search(view: &View, query: &str, engine: Option<&str>) -> Result<Step, Re
     if query.trim().is_empty() {
         return Err(Refusal::invalid("What should I search for?"));
     }
+    // "search for this", "google it": text selected on the page, which
+    // Tab Whisperer does not see; a search for the word "this" helps no one.
+    const POINTING: &[&str] = &["this", "that", "it", "this page", "this tab", "that page"];
+    if POINTING.contains(&query.trim().to_lowercase().as_str()) {
+        return Err(Refusal::invalid(
+            "Say what to search for, as in 'search for sourdough starter'; Tab Whisperer doesn't see what you select on a page.",
+        ));
+    }
     let mut engine_name = state
         .search_engines
         .iter()
