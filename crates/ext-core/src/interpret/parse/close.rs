@@ -193,14 +193,14 @@ fn whole_window(w: Words) -> Option<Target> {
     if with.is_some_and(|named| !named.is_empty()) {
         return Some(Target::of(Selector::WholeWindow));
     }
-    if let Some(Scope::Window(n)) = scope_of(w) {
-        let numbered = ["the", "window", "whole", "entire"];
+    if let Some(scope @ (Scope::Window(_) | Scope::Windows(..))) = scope_of(w) {
+        let numbered = ["the", "window", "windows", "and", "whole", "entire", "both"];
         let only_the_window = w
             .iter()
             .all(|x| numbered.contains(&x.as_str()) || number(x).is_some() || ordinal(x).is_some());
         if only_the_window {
             return Some(Target {
-                scope: Scope::Window(n),
+                scope,
                 ..Target::of(Selector::WholeWindow)
             });
         }

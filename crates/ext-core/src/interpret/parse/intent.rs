@@ -129,6 +129,8 @@ pub enum Scope {
     Window(i64),
     /// "everything except window 2": the tabs of every other window.
     OutsideWindow(i64),
+    /// "windows 2 and 3", "window 1 and window 3": two numbered windows.
+    Windows(i64, i64),
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -22,10 +22,10 @@ pub fn scope_of(w: Words) -> Option<Scope> {
     .iter()
     .find_map(|said| find_seq(w, *said));
     if let Some((n, at)) = numbered_window(w) {
-        Some(if outside(at.start) {
-            Scope::OutsideWindow(n)
-        } else {
-            Scope::Window(n)
+        Some(match (outside(at.start), also_numbered(w, at.start + 2)) {
+            (false, Some((second, _))) if second != n => Scope::Windows(n, second),
+            (true, _) => Scope::OutsideWindow(n),
+            _ => Scope::Window(n),
         })
     } else if let Some(at) = this_window {
         Some(if outside(at) {
@@ -43,15 +43,34 @@ pub fn scope_of(w: Words) -> Option<Scope> {
 }
 
 /// "window 2", "window two", "the second window": its number, and where
-/// those words are.
+/// those words are ("windows 2 and 3" and "window 2 and window 3"
+/// included: see [`also_numbered`]).
 pub(super) fn numbered_window(w: Words) -> Option<(i64, std::ops::Range<usize>)> {
-    let at = w.iter().position(|x| x == "window")?;
+    let numbered = |at: usize| w.get(at + 1).and_then(|x| number(x.trim_end_matches("'s")));
+    // "windows 2 and 3": plural only with a second number after it.
+    let at = (w.iter().enumerate())
+        .position(|(i, x)| x == "window" || x == "windows" && also_numbered(w, i + 2).is_some())?;
     // "window 3's youtube tabs" as well as "window 3".
-    if let Some(n) = w.get(at + 1).and_then(|x| number(x.trim_end_matches("'s"))) {
-        return (n >= 1).then_some((n, at..at + 2));
+    if let Some(n) = numbered(at) {
+        let end = also_numbered(w, at + 2).map_or(at + 2, |(_, end)| end);
+        return (n >= 1).then_some((n, at..end));
+    }
+    if w[at] == "windows" {
+        return None;
     }
     let before = at.checked_sub(1)?;
     ordinal(&w[before]).map(|n| (n, before..at + 1))
+}
+
+/// "… and 3", "… and window 3" right after a numbered window: the
+/// second window's number, and where its words end.
+fn also_numbered(w: Words, at: usize) -> Option<(i64, usize)> {
+    if !["and", "or", "&", "plus"].contains(&w.get(at)?.as_str()) {
+        return None;
+    }
+    let after = at + 1 + usize::from(w.get(at + 1).is_some_and(|x| x == "window"));
+    let n = number(w.get(after)?.trim_end_matches("'s")).filter(|n| *n >= 1)?;
+    Some((n, after + 1))
 }
 
 /// The words that lead a window said as a scope: "in window 2".

@@ -76,7 +76,13 @@ impl<'a> View<'a> {
     pub(crate) fn holds(&self, scope: Scope) -> impl Fn(&Tab) -> bool {
         let focused = self.focused_window;
         let numbered = match scope {
-            Scope::Window(n) | Scope::OutsideWindow(n) => self.numbered_window(n),
+            Scope::Window(n) | Scope::OutsideWindow(n) | Scope::Windows(n, _) => {
+                self.numbered_window(n)
+            }
+            _ => None,
+        };
+        let second = match scope {
+            Scope::Windows(_, n) => self.numbered_window(n),
             _ => None,
         };
         move |t: &Tab| match scope {
@@ -85,6 +91,7 @@ impl<'a> View<'a> {
             Scope::OtherWindows => t.window_id != focused,
             Scope::Window(_) => Some(t.window_id) == numbered,
             Scope::OutsideWindow(_) => Some(t.window_id) != numbered,
+            Scope::Windows(..) => [numbered, second].contains(&Some(t.window_id)),
         }
     }
 
@@ -94,6 +101,13 @@ impl<'a> View<'a> {
             Scope::Window(n) | Scope::OutsideWindow(n) if self.numbered_window(n).is_none() => {
                 Err(no_window(self, n))
             }
+            Scope::Windows(a, b) => match [a, b]
+                .into_iter()
+                .find(|n| self.numbered_window(*n).is_none())
+            {
+                Some(n) => Err(no_window(self, n)),
+                None => Ok(()),
+            },
             Scope::OtherWindows | Scope::OutsideWindow(_) if !self.has_other_window() => {
                 Err("There is no other window.".into())
             }
@@ -136,7 +150,10 @@ impl<'a> View<'a> {
         match scope {
             Scope::ThisWindow => Some(self.focused_window),
             Scope::Window(n) => self.numbered_window(n),
-            Scope::Everywhere | Scope::OtherWindows | Scope::OutsideWindow(_) => None,
+            Scope::Everywhere
+            | Scope::OtherWindows
+            | Scope::OutsideWindow(_)
+            | Scope::Windows(..) => None,
         }
     }
 
@@ -314,6 +331,10 @@ fn select(
         if matches!(selector, Selector::Positions(_) | Selector::Side { .. }) {
             return Err("There are several other windows; say which: 'tab 2 in window 3'.".into());
         }
+    }
+    if let (Scope::Windows(..), Selector::Positions(_) | Selector::Side { .. }) = (scope, selector)
+    {
+        return Err("A place is in one window; say which: 'tab 2 in window 3'.".into());
     }
     if let Scope::Window(n) = scope {
         let window = view.numbered_window(n).ok_or_else(|| no_window(view, n))?;
@@ -823,6 +844,7 @@ pub(crate) fn where_said(scope: Scope) -> String {
         Scope::OtherWindows => " in the other windows".to_string(),
         Scope::Window(n) => format!(" in window {n}"),
         Scope::OutsideWindow(n) => format!(" outside window {n}"),
+        Scope::Windows(a, b) => format!(" in windows {a} and {b}"),
         Scope::Everywhere => String::new(),
     }
 }
