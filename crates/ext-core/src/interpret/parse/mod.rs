@@ -17,6 +17,7 @@ mod groups;
 mod history;
 mod idle;
 mod intent;
+mod kept_count;
 mod listening;
 mod media;
 mod move_tabs;

@@ -7,6 +7,7 @@ use super::super::text::{number, ordinal};
 use super::group_tabs::{grouped, in_group, others_in_a_group, several_groups};
 use super::idle::{idle, USED};
 use super::intent::{Position, Scope, Selector, Target};
+use super::kept_count::kept_count;
 use super::place::{between, positions, side, side_of};
 use super::window_scope::{numbered_window, scope_of, without_scope};
 use super::words::*;
@@ -43,6 +44,7 @@ pub fn target(w: &[String]) -> Target {
     if let Some(target) = except_a_window(w)
         .or_else(|| this_site(w))
         .or_else(|| others_in_a_group(w))
+        .or_else(|| kept_count(w))
         .or_else(|| others_of_a_kind(w))
     {
         return target;
