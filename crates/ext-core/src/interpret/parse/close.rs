@@ -83,8 +83,12 @@ fn close(w: Words) -> Option<Intent> {
             "doubles",
         ],
     ) || find_seq(w, &["more", "than", "once"]).is_some();
-    if dupes
+    // "keep one of each duplicate", "keep one copy of each page".
+    let one_of_each = verb(w, &[&["keep"], &["leave"], &["only", "keep"]])
+        .is_some_and(|rest| starts(rest, &["one"]).is_some() && mentions(rest, &["each"]));
+    if (dupes || one_of_each)
         && (verb(w, CLOSE).is_some()
+            || one_of_each
             || w[0] == "deduplicate"
             || w[0] == "dedupe"
             || is(w, &["duplicates"]))
@@ -128,8 +132,18 @@ fn close(w: Words) -> Option<Intent> {
             "got",
             "which",
             "ones",
+            // "… but keep one", "keep one of each".
+            "but",
+            "keep",
+            "leave",
+            "only",
+            "one",
+            "each",
+            "original",
+            "originals",
         ];
-        let named: Vec<String> = without_scope(w)
+        let said = verb(w, CLOSE).unwrap_or(w);
+        let named: Vec<String> = without_scope(said)
             .into_iter()
             .filter(|x| !SAID.contains(&x.as_str()))
             .collect();
