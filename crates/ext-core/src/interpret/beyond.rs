@@ -212,12 +212,17 @@ pub fn reply(w: &[String], state: &State) -> Option<&'static str> {
     }
     // "which tabs are using the most memory": Firefox's task manager
     // knows; add-ons are not told.
-    let asks = ["which", "what", "what's", "whats", "show", "how", "is", "are", "find"];
+    let asks = [
+        "which", "what", "what's", "whats", "show", "how", "is", "are", "find",
+    ];
     let resources = ["memory", "ram", "cpu"].iter().any(|x| has(x))
         || has_seq(&["slowing", "down"])
         || has_seq(&["slows", "down"]);
-    let titled_so = (state.tabs.iter())
-        .any(|t| ["memory", "cpu"].iter().any(|k| t.title.to_lowercase().contains(k)));
+    let titled_so = (state.tabs.iter()).any(|t| {
+        ["memory", "cpu"]
+            .iter()
+            .any(|k| t.title.to_lowercase().contains(k))
+    });
     if resources && asks.contains(&first) && !titled_so {
         return Some(
             "Firefox doesn't tell add-ons how much memory or CPU a tab uses; press Shift+Esc \

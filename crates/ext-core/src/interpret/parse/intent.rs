@@ -177,6 +177,12 @@ pub enum Destination {
     End,
     Left,
     Right,
+    /// "two places to the left", "3 spots right": so many places along
+    /// the tab strip (one place is `Left` or `Right`).
+    Places {
+        right: bool,
+        n: i64,
+    },
     Position(i64),
     /// "next to gmail", "after jira", "before the maps tab".
     Beside {

@@ -97,6 +97,9 @@ fn move_tabs(w: Words) -> Option<Intent> {
         if let Some(intent) = beside(rest) {
             return Some(intent);
         }
+        if let Some((what, dest)) = places_aside(rest) {
+            return Some(Intent::Move(target_or_active(what), dest));
+        }
         // The last word that can lead a destination and does: "in" only
         // before a window ("put the tabs in a new window", not "put the
         // github tab in the news group").
@@ -276,6 +279,68 @@ fn beside(rest: Words) -> Option<Intent> {
             after,
         },
     ))
+}
+
+/// "this tab two places to the left", "slack 3 spots right", "this left
+/// twice": what moves, and how far.
+fn places_aside(rest: Words) -> Option<(Words, Destination)> {
+    const PLACES: &[&str] = &[
+        "places",
+        "place",
+        "spots",
+        "spot",
+        "positions",
+        "position",
+        "steps",
+        "step",
+        "tabs",
+        "tab",
+    ];
+    const SIDE: &[&str] = &[
+        "to", "the", "over", "further", "more", "left", "right", "twice", "thrice",
+    ];
+    let (at, n, said) = (rest.iter().enumerate()).find_map(|(i, x)| {
+        let next_is_place = rest
+            .get(i + 1)
+            .is_some_and(|p| PLACES.contains(&p.as_str()));
+        match x.as_str() {
+            "twice" => Some((i, 2, 1)),
+            "thrice" => Some((i, 3, 1)),
+            x => Some((i, number(x).filter(|_| next_is_place)?, 2)),
+        }
+    })?;
+    let (what, side) = match rest[at].as_str() {
+        // "this left twice": the side before the count.
+        "twice" | "thrice" => {
+            let side_at = rest[..at]
+                .iter()
+                .rposition(|x| x == "left" || x == "right")?;
+            let side = &rest[side_at..at];
+            let lead = rest[..side_at]
+                .iter()
+                .rposition(|x| !SIDE.contains(&x.as_str()))
+                .map_or(0, |i| i + 1);
+            (&rest[..lead], [side, &rest[at + said..]].concat())
+        }
+        _ => (&rest[..at], rest[at + said..].to_vec()),
+    };
+    if !all_in(&side, SIDE) {
+        return None;
+    }
+    let right = match (
+        side.iter().any(|x| x == "left"),
+        side.iter().any(|x| x == "right"),
+    ) {
+        (true, false) => false,
+        (false, true) => true,
+        _ => return None,
+    };
+    let dest = match n {
+        1 if right => Destination::Right,
+        1 => Destination::Left,
+        n => Destination::Places { right, n },
+    };
+    Some((what, dest))
 }
 
 fn is_window(d: &Destination) -> bool {

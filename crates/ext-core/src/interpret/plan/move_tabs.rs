@@ -141,6 +141,47 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
             step.reply = format!("Moved {} left.", moved_said(view, &r.ids));
             (None, (first.index - 1).max(0))
         }
+        Destination::Places { right, n } => {
+            // Pinned tabs stay among the pinned, the others after them.
+            let window: Vec<&Tab> = (state.tabs.iter())
+                .filter(|t| t.window_id == first.window_id)
+                .collect();
+            let pinned = window.iter().filter(|t| t.pinned).count() as i64;
+            let (low, high) = match first.pinned {
+                true => (0, pinned - 1),
+                false => (pinned, window.len() as i64 - 1),
+            };
+            let high = (high - (r.ids.len() as i64 - 1)).max(low);
+            let to = if *right {
+                first.index + n
+            } else {
+                first.index - n
+            };
+            let to = to.clamp(low, high);
+            if to == first.index && first.pinned && *right {
+                step.reply = format!(
+                    "{} is the last pinned tab; Firefox keeps pinned tabs first.",
+                    capitalized(&moved_said(view, &r.ids))
+                );
+                return Ok(step);
+            }
+            if to == first.index {
+                let edge = if *right { "last" } else { "first" };
+                step.reply = format!(
+                    "{} is {edge} already.",
+                    capitalized(&moved_said(view, &r.ids))
+                );
+                return Ok(step);
+            }
+            let side = if *right { "right" } else { "left" };
+            let moved = (to - first.index).abs();
+            step.reply = format!(
+                "Moved {} {} to the {side}.",
+                moved_said(view, &r.ids),
+                crate::text::plural(moved as usize, "place")
+            );
+            (None, to)
+        }
         Destination::Right => {
             step.reply = format!("Moved {} right.", moved_said(view, &r.ids));
             (None, first.index + 1)
