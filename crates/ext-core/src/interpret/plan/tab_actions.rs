@@ -20,6 +20,21 @@ fn already(view: &View, ids: &[i64], state: &str) -> String {
     }
 }
 
+/// Tabs named that were so already, said after the ones changed:
+/// " ('Inbox - Gmail' was pinned already)".
+fn some_already(view: &View, named: &[i64], changed: &[i64], state: &str) -> String {
+    let unchanged: Vec<i64> = (named.iter().copied())
+        .filter(|id| !changed.contains(id))
+        .collect();
+    match (unchanged.as_slice(), state.strip_prefix("un")) {
+        ([], _) => String::new(),
+        ([one], None) => format!(" ('{}' was {state} already)", title(view, *one)),
+        ([one], Some(state)) => format!(" ('{}' wasn't {state})", title(view, *one)),
+        (more, None) => format!(" ({} were {state} already)", plural(more.len(), "tab")),
+        (more, Some(state)) => format!(" ({} weren't {state})", plural(more.len(), "tab")),
+    }
+}
+
 pub fn mute(view: &View, target: &Target, mute: bool) -> Result<Step, Refusal> {
     let mut step = Step::default();
     let r = target_ids(view, target)?;
@@ -39,8 +54,15 @@ pub fn mute(view: &View, target: &Target, mute: bool) -> Result<Step, Refusal> {
             tab_ids: ids.clone(),
             muted: Some(mute),
         }));
-        step.reply = format!("{} {}.", capitalized(verb), tabs_said(view, &ids));
-        step.touched = ids;
+        step.reply = format!(
+            "{} {}{}.",
+            capitalized(verb),
+            tabs_said(view, &ids),
+            some_already(view, &r.ids, &ids, verb)
+        );
+        // All the tabs named: "pin gmail and slack and move them to
+        // window 2" moves Gmail, pinned already, too.
+        step.touched = r.ids;
     }
     Ok(step)
 }
@@ -64,8 +86,15 @@ pub fn pin(view: &View, target: &Target, pin: bool) -> Result<Step, Refusal> {
             tab_ids: ids.clone(),
             pinned: Some(pin),
         }));
-        step.reply = format!("{} {}.", capitalized(verb), tabs_said(view, &ids));
-        step.touched = ids;
+        step.reply = format!(
+            "{} {}{}.",
+            capitalized(verb),
+            tabs_said(view, &ids),
+            some_already(view, &r.ids, &ids, verb)
+        );
+        // All the tabs named: "pin gmail and slack and move them to
+        // window 2" moves Gmail, pinned already, too.
+        step.touched = r.ids;
     }
     Ok(step)
 }
