@@ -189,6 +189,9 @@ pub enum Destination {
         tab: Box<Target>,
         after: bool,
     },
+    /// "between youtube and jira": right after the one of the two further
+    /// left (they are one window's).
+    Between(Box<Target>, Box<Target>),
     /// "together", "next to each other": after the first of them.
     Together,
     /// "to the end of the news group", "to the start of its group": first

@@ -251,6 +251,21 @@ fn together(w: Words, rest: Words) -> Option<Intent> {
 /// "move slack next to gmail", "put this tab after jira", "move the maps
 /// tab before kayak": beside one tab, named as any tab is.
 fn beside(rest: Words) -> Option<Intent> {
+    // "put slack between youtube and jira".
+    if let Some(at) = find(rest, "between") {
+        let (first, second) = rest[at + 1..].split_at(find(&rest[at + 1..], "and")?);
+        let second = &second[1..];
+        if first.is_empty() || second.is_empty() {
+            return None;
+        }
+        let one = |w: Words| {
+            let mut tab = target(w);
+            tab.singular = true;
+            Box::new(tab)
+        };
+        let between = Destination::Between(one(first), one(second));
+        return Some(Intent::Move(target_or_active(&rest[..at]), between));
+    }
     let (at, len, after) = rest
         .iter()
         .enumerate()

@@ -3,7 +3,7 @@
 use super::{
     capitalized, not_found, one_tab, refused, tabs_said, target_ids, title, Refusal, Step,
 };
-use crate::interpret::parse::{Destination, GroupWhich, Selector, Target};
+use crate::interpret::parse::{Destination, GroupWhich, Position, Scope, Selector, Target};
 use crate::interpret::resolve::{find_group, no_window, View};
 use crate::log::Call;
 use crate::tab_state::Tab;
@@ -251,6 +251,7 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
         Destination::Together => return together(view, &r.ids, &r.label),
         Destination::GroupEdge { group, end } => return to_group_edge(view, &r.ids, group, *end),
         Destination::SwapWith(other) => return swap(view, target, other.as_deref()),
+        Destination::Between(a, b) => return between(view, target, a, b),
     };
     // A window left with no tab closes ("merge all windows"): say so.
     let closing = window_id.map_or(0, |to| emptied_windows(&state.tabs, &ids, Some(to)).len());
@@ -574,4 +575,43 @@ fn refuse_emptying(view: &View, ids: &[i64]) -> Result<(), Refusal> {
         code: ErrorCode::Refused,
         reply: EMPTYING_INTO_NEW_WINDOW.into(),
     })
+}
+
+/// "put slack between youtube and jira": right after the one of the two
+/// further left, both in one window (of several tabs a name matches, the
+/// two nearest each other: after Dogs, the second YouTube tab, not Cats).
+fn between(view: &View, target: &Target, a: &Target, b: &Target) -> Result<Step, Refusal> {
+    let tabs = |t: &Target| -> Result<Vec<&Tab>, Refusal> {
+        let r = target_ids(view, t)?;
+        let found: Vec<&Tab> = r.ids.iter().filter_map(|id| view.tab(*id)).collect();
+        match found.is_empty() {
+            true => Err(not_found(format!("No tab matches {}.", r.label))),
+            false => Ok(found),
+        }
+    };
+    let moving = target_ids(view, target)?.ids;
+    let (ta, tb) = (tabs(a)?, tabs(b)?);
+    let nearest = (ta.iter())
+        .flat_map(|x| tb.iter().map(move |y| (*x, *y)))
+        .filter(|(x, y)| x.window_id == y.window_id && x.id != y.id)
+        .filter(|(x, y)| !moving.contains(&x.id) && !moving.contains(&y.id))
+        .min_by_key(|(x, y)| (x.index - y.index).abs());
+    let Some((x, y)) = nearest else {
+        return Err(refused(format!(
+            "'{}' and '{}' are in different windows; say which to put it next to.",
+            ta[0].title, tb[0].title
+        )));
+    };
+    let left = if x.index < y.index { x } else { y };
+    // That one tab, said by its place in its window.
+    let at = Target {
+        scope: Scope::Window(view.window_number(left.window_id).unwrap_or(1)),
+        singular: true,
+        ..Target::of(Selector::Positions(vec![Position::Nth(left.index + 1)]))
+    };
+    let dest = Destination::Beside {
+        tab: Box::new(at),
+        after: true,
+    };
+    move_tabs(view, target, &dest)
 }
