@@ -456,10 +456,61 @@ fn this_page(w: Words) -> bool {
     all_in(w, SAID) && mentions(w, &["url", "address", "link", "site", "website", "page"])
 }
 
+/// Asking for the tab in front before this one.
+const BEFORE_THIS: &[&[&str]] = &[
+    &["what", "was", "i", "just", "looking", "at"],
+    &["what", "was", "i", "looking", "at"],
+    &["what", "was", "i", "just", "on"],
+    &["what", "was", "i", "on", "before"],
+    &["which", "tab", "was", "i", "on", "before"],
+    &["what", "tab", "was", "i", "on", "before"],
+    &["which", "tab", "was", "i", "just", "on"],
+    &["what", "tab", "was", "i", "just", "on"],
+    &["which", "tab", "did", "i", "use", "last"],
+    &["what", "tab", "did", "i", "use", "last"],
+    &["which", "tab", "did", "i", "just", "use"],
+    &["what", "was", "the", "last", "tab", "i", "used"],
+    &["what", "was", "my", "last", "tab"],
+    &["what", "was", "the", "previous", "tab"],
+];
+
 /// "list my tabs", "what tabs do I have open", "which tab is playing".
 fn list(w: Words) -> Option<Intent> {
     if LISTENING_TO.iter().any(|p| is(w, p)) {
         return Some(Intent::ListTabs(Target::of(Selector::Audible)));
+    }
+    if BEFORE_THIS.iter().any(|p| is(w, p)) {
+        return Some(Intent::ListTabs(Target::of(Selector::Recent)));
+    }
+    // "which tab did I open last", "what did I open first".
+    let opened = verb(
+        w,
+        &[
+            &["which", "tab", "did", "i", "open"],
+            &["what", "tab", "did", "i", "open"],
+            &["what", "did", "i", "open"],
+            &["which", "tab", "was", "opened"],
+            &["what", "tab", "was", "opened"],
+        ],
+    );
+    match opened.map(|rest| rest.iter().map(String::as_str).collect::<Vec<_>>()) {
+        Some(rest) if rest == ["last"] || rest == ["most", "recently"] => {
+            return Some(Intent::ListTabs(Target::of(Selector::Newest(1))))
+        }
+        Some(rest) if rest == ["first"] => {
+            return Some(Intent::ListTabs(Target::of(Selector::Oldest(1))))
+        }
+        _ => {}
+    }
+    // "is youtube playing", "is the jira tab making noise": what plays
+    // answers it, naming the tabs.
+    let sound = ["playing", "audible", "noise", "sound", "music"];
+    if (w[0] == "is" || w[0] == "are") && w.len() > 2 && mentions(w, &sound) {
+        let scope = scope_of(w).unwrap_or(Scope::Everywhere);
+        return Some(Intent::ListTabs(Target {
+            scope,
+            ..Target::of(Selector::Audible)
+        }));
     }
     let playing = mentions(w, &["playing", "audible", "noise", "sound"]);
     let tabs = mentions(w, &["tab", "tabs"]);
@@ -488,13 +539,15 @@ fn list(w: Words) -> Option<Intent> {
         || (asks && WHAT_IS_OPEN.iter().any(|p| is(w, p)))
         // "what did I read": history, not tabs.
         || (asks && about_tabs && !mentions(w, &["did", "was", "were", "history"]))
-        // "show me the flights tab" switches; "show all my tabs" lists.
+        // "show me the flights tab" switches; "show all my tabs" and "show
+        // me the youtube tabs" (several) list.
         || (w[0] == "show"
             && tabs
             && all_in(
                 &without_scope(&w[1..]),
                 &["me", "all", "my", "the", "tabs", "open", "of", "every", "tab"],
-            ));
+            ))
+        || (w[0] == "show" && without_scope(w).last().is_some_and(|x| x == "tabs"));
     if asks && this_page(w) {
         return Some(Intent::ListTabs(Target::active()));
     }

@@ -58,6 +58,8 @@ pub fn count(view: &View, target: &Target) -> Result<Step, Refusal> {
             Selector::Named(_) if n == 0 => format!("no {} tabs", r.label),
             Selector::Named(_) => format!("{} {} {noun}", n, r.label),
             Selector::Audible => format!("{n} {noun} playing"),
+            Selector::Pinned => format!("{n} pinned {noun}"),
+            Selector::Muted => format!("{n} muted {noun}"),
             // "how many tabs are in the news group"
             Selector::InGroup(_) => format!("{n} {noun} in the {}", r.label),
             Selector::Idle { of, .. } => {
@@ -120,6 +122,12 @@ pub fn list(view: &View, target: &Target) -> Result<Step, Refusal> {
                 .map(|t| clip(&t.url, 100))
                 .unwrap_or_default();
             format!("You're on {} ({address}).", titles[0])
+        }
+        // "which tab was I on before", "what was I just looking at"
+        (Selector::Recent, 1) => format!("Before this tab you were on {}.", titles[0]),
+        // "what's the oldest tab", "which tab did I open last"
+        (Selector::Oldest(_) | Selector::Newest(_), 1) => {
+            format!("{} is {}.", capitalized(&label), titles[0])
         }
         // "which tab have I not used the longest"
         (Selector::Stalest(_), _) => {
