@@ -254,14 +254,6 @@ fn stem(w: &str) -> String {
     }
 }
 
-fn capitalize(w: &str) -> String {
-    let mut c = w.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
-        None => String::new(),
-    }
-}
-
 /// Groups by shared topic words: the word most tabs share makes a group,
 /// then the next among the tabs left, while a word is shared by two or more.
 pub fn by_topic(state: &State) -> Vec<NewGroup> {
@@ -296,7 +288,11 @@ pub fn by_topic(state: &State) -> Vec<NewGroup> {
                 .map(|(id, _)| *id)
                 .collect();
             left.retain(|(id, _)| !ids.contains(id));
-            let title = capitalize(&word);
+            // As the titles spell it: "WebGPU", not "Webgpu".
+            let grouped: Vec<&Tab> = (state.tabs.iter())
+                .filter(|t| ids.contains(&t.id))
+                .collect();
+            let title = super::groups::spelled_as_in(&word, &grouped);
             out.push(NewGroup {
                 existing: existing(state, window, &title),
                 title,

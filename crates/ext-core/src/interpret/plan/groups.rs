@@ -193,7 +193,7 @@ fn moved_in(view: &View, ids: &[i64], window: i64) -> String {
 
 /// The words said, each spelled as a title among `tabs` spells it
 /// ("WebGPU", "iPhone"), else capitalized.
-fn spelled_as_in(said: &str, tabs: &[&Tab]) -> String {
+pub(super) fn spelled_as_in(said: &str, tabs: &[&Tab]) -> String {
     let spelled = |word: &str| {
         (tabs.iter())
             .flat_map(|t| t.title.split(|c: char| !c.is_alphanumeric()))
