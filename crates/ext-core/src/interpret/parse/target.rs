@@ -568,29 +568,8 @@ fn selector(w: &[String]) -> (Selector, bool) {
     if has("them") && only(&["them", "all", "of", "both", "each"]) {
         return (Selector::Them, false);
     }
-    // "these tabs", "the selected tabs", "all of these".
-    let selection = [
-        "these",
-        "tabs",
-        "the",
-        "selected",
-        "highlighted",
-        "all",
-        "of",
-        "ones",
-        "marked",
-        "both",
-        "two",
-        "three",
-        "four",
-        "five",
-    ];
-    if !w.is_empty()
-        && only(&selection)
-        && (has("these")
-            || ((has("tabs") || has("ones")) && (has("selected") || has("highlighted"))))
-    {
-        return (Selector::Highlighted { all: has("all") }, false);
+    if let Some(selected) = selection(&w) {
+        return (selected, false);
     }
     // "… and close it": the tabs the clause before acted on, if any.
     if w == ["it"] {
@@ -757,8 +736,39 @@ fn selector(w: &[String]) -> (Selector, bool) {
     (merge(parts), single && one_tab)
 }
 
+/// "these tabs", "the selected tabs", "all of these": the tabs selected
+/// together.
+fn selection(w: &[String]) -> Option<Selector> {
+    const SAID: &[&str] = &[
+        "these",
+        "tabs",
+        "the",
+        "selected",
+        "highlighted",
+        "all",
+        "of",
+        "ones",
+        "marked",
+        "both",
+        "two",
+        "three",
+        "four",
+        "five",
+    ];
+    let has = |x: &str| w.iter().any(|y| y == x);
+    let said = !w.is_empty()
+        && all_in(w, SAID)
+        && (has("these")
+            || ((has("tabs") || has("ones")) && (has("selected") || has("highlighted"))));
+    said.then_some(Selector::Highlighted { all: has("all") })
+}
+
 /// One item of a list: "this tab", "tab 2", "the flights tab".
 pub(super) fn part(w: &[String]) -> Option<Selector> {
+    // "the selected tabs and the youtube tabs".
+    if let Some(selected) = selection(w) {
+        return Some(selected);
+    }
     // "this one and the one to the right": a side, one tab unless "tabs".
     // Only with the tab said: "close the tab and to the right" is a
     // mishearing of "the tabs to the right", not two items.
