@@ -52,6 +52,11 @@ const FILLERS: &[&[&str]] = &[
     &["thank", "you"],
     &["quickly"],
     &["right", "now"],
+    // Second thoughts: "no wait, undo", "actually unpin it", "oops, undo".
+    &["no", "wait"],
+    &["wait"],
+    &["actually"],
+    &["oops"],
 ];
 
 /// Hesitations that mean nothing wherever they are ("close uh reddit").
