@@ -273,6 +273,12 @@ pub enum Intent {
         open: Box<Intent>,
         group: GroupWhich,
     },
+    /// "open youtube in the other window", "open bbc.com in window 2": what
+    /// `open` opens, in a new tab of that window.
+    OpenInWindow {
+        open: Box<Intent>,
+        window: WindowRef,
+    },
     /// "open reddit in a new tab", "open netflix in the background", "open
     /// gmail in a new window": the site, address, bookmark or tab's page in
     /// a fresh tab, even if one is open.

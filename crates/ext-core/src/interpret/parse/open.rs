@@ -1,7 +1,8 @@
 //! Opening things: "open gmail" (switching to it if it is open), "open
 //! github.com", "open a new tab".
 
-use super::intent::{Destination, Intent, Target};
+use super::intent::{Destination, Intent, Scope, Target, WindowRef};
+use super::window_scope::scope_of;
 use super::words::*;
 use super::Parsed;
 use crate::interpret::sites;
@@ -33,7 +34,7 @@ pub const OPEN: &[&[&str]] = &[
 ];
 
 fn open(w: Words) -> Option<Intent> {
-    if let Some(intent) = open_beside(w) {
+    if let Some(intent) = open_beside(w).or_else(|| open_in_window(w)) {
         return Some(intent);
     }
     // Open: a URL, a site, a tab.
@@ -134,6 +135,42 @@ pub(super) fn open_beside(w: Words) -> Option<Intent> {
     Some(Intent::OpenBeside {
         open: Box::new(opened),
         beside,
+    })
+}
+
+/// "open youtube in the other window", "open bbc.com in window 2", "open
+/// a new tab in the second window": a fresh tab in that window. "open the
+/// jira tab in window 2" is that tab, moved there.
+fn open_in_window(w: Words) -> Option<Intent> {
+    let rest = verb(w, OPEN)?;
+    let at = rest.iter().rposition(|x| x == "in" || x == "on")?;
+    let (what, place) = (&rest[..at], &rest[at + 1..]);
+    let window = match scope_of(place)? {
+        Scope::OtherWindows => WindowRef::Other,
+        Scope::Window(n) => WindowRef::Nth(n),
+        _ => return None,
+    };
+    // Only the window is said after "in".
+    if !all_in(
+        place,
+        &["the", "other", "window", "second", "third", "fourth"],
+    ) && !(place.len() == 2 && place[0] == "window")
+    {
+        return None;
+    }
+    if what.iter().any(|x| x == "tab" || x == "tabs")
+        && !all_in(what, &["a", "new", "tab", "blank", "another"])
+    {
+        let dest = match window {
+            WindowRef::Other => Destination::OtherWindow,
+            WindowRef::Nth(n) => Destination::Window(n),
+        };
+        return Some(Intent::Move(super::target::target(what), dest));
+    }
+    let opened = opened_fresh(&w[0], what)?;
+    Some(Intent::OpenInWindow {
+        open: Box::new(opened),
+        window,
     })
 }
 

@@ -221,6 +221,7 @@ pub fn plan_intent(intent: &Intent, view: &View, options: &Options) -> Result<St
         Intent::OpenUrl(url) => open::open_url(url),
         Intent::OpenBeside { open, beside } => open::open_beside(view, open, beside, options),
         Intent::OpenInGroup { open, group } => open::open_in_group(view, open, group, options),
+        Intent::OpenInWindow { open, window } => open::open_in_window(view, open, *window, options),
         Intent::OpenBookmark { words, all } => bookmarks::open_bookmark(view, words, *all, options),
         Intent::NewTab => Ok(browse::new_tab()),
         Intent::Mute(target, mute) => tab_actions::mute(view, target, *mute),

@@ -4,8 +4,8 @@
 use super::{not_found, one_call, one_tab, title, Refusal, Step};
 use crate::interpret::parse::url_in;
 use crate::interpret::parse::GroupWhich;
-use crate::interpret::parse::{Destination, Intent, Selector, Target};
-use crate::interpret::resolve::{find_group, match_bookmarks, match_tabs, View};
+use crate::interpret::parse::{Destination, Intent, Selector, Target, WindowRef};
+use crate::interpret::resolve::{find_group, match_bookmarks, match_tabs, no_window, View};
 use crate::interpret::sites;
 use crate::interpret::Options;
 use crate::log::Call;
@@ -213,6 +213,49 @@ pub fn open_in_group(
         &fresh,
         options,
         &[("groupId", group.id.into())],
+        &place,
+    )
+}
+
+/// A fresh tab in another window, as in a group: a site or tab name
+/// opens anew there rather than switching to the tab that has it.
+pub fn open_in_window(
+    view: &View,
+    open: &Intent,
+    window: WindowRef,
+    options: &Options,
+) -> Result<Step, Refusal> {
+    let others: Vec<i64> = (view.window_order().into_iter())
+        .filter(|w| *w != view.focused_window)
+        .collect();
+    let (window_id, place) = match window {
+        WindowRef::Other => match others.as_slice() {
+            [] => return Err(not_found("There is no other window.")),
+            [one] => (*one, " in the other window".to_string()),
+            _ => {
+                return Err(super::refused(
+                    "There are several other windows; say which: 'open it in window 3'.",
+                ))
+            }
+        },
+        WindowRef::Nth(n) => match view.numbered_window(n) {
+            Some(id) => (id, format!(" in window {n}")),
+            None => return Err(not_found(no_window(view, n))),
+        },
+    };
+    let fresh = match open {
+        Intent::Open(words) => Intent::OpenNew {
+            words: words.clone(),
+            active: true,
+            window: false,
+        },
+        other => other.clone(),
+    };
+    opened_there(
+        view,
+        &fresh,
+        options,
+        &[("windowId", window_id.into())],
         &place,
     )
 }
