@@ -151,11 +151,11 @@ fn open_in_window(w: Words) -> Option<Intent> {
         _ => return None,
     };
     // Only the window is said after "in".
-    if !all_in(
+    let only_the_window = all_in(
         place,
         &["the", "other", "window", "second", "third", "fourth"],
-    ) && !(place.len() == 2 && place[0] == "window")
-    {
+    ) || (place.len() == 2 && place[0] == "window");
+    if !only_the_window {
         return None;
     }
     if what.iter().any(|x| x == "tab" || x == "tabs")
