@@ -96,6 +96,14 @@ fn open(w: Words) -> Option<Intent> {
         if rest.is_empty() {
             return Some(Intent::NewTab);
         }
+        // "open the second youtube tab", "open the last jira tab": one of
+        // the tabs a name matches, by its place among them.
+        let placed = rest.len() >= 2
+            && (rest[0] == "last" || super::super::text::ordinal(&rest[0]).is_some())
+            && rest.last().is_some_and(|x| x == "tab");
+        if placed {
+            return Some(Intent::Switch(super::target::target(rest)));
+        }
         let words: Vec<String> = rest
             .iter()
             .filter(|x| !["tab", "website", "site", "page", "app"].contains(&x.as_str()))

@@ -655,7 +655,9 @@ fn selector(w: &[String]) -> (Selector, bool) {
         "one",
         "everyone",
         "both",
-    ]) {
+    ]) || is(&w, &["it", "all"])
+    {
+        // "close it all" too.
         return (Selector::All, false);
     }
     if let Some(n) = newest(&w) {
