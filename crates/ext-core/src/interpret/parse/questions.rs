@@ -110,10 +110,13 @@ fn question_target(w: Words) -> Target {
         return target(w);
     }
     let scope = scope_of(w);
+    // "the last tab in the docs group" needs its "in".
+    let of_a_group = mentions(w, &["group"]);
     let kept: Vec<String> = without_scope(w)
         .into_iter()
-        .filter(|x| !BEING.contains(&x.as_str()))
+        .filter(|x| !BEING.contains(&x.as_str()) || (of_a_group && x == "in"))
         .collect();
+    let kept = strip_leading(&kept, &["which", "what"]).to_vec();
     let mut t = if kept.is_empty() {
         Target::of(Selector::All)
     } else {
@@ -337,8 +340,12 @@ fn count(w: Words) -> Option<Intent> {
     {
         return Some(Intent::CountWindows);
     }
-    // "how many groups do I have": the list says how many.
-    if !tabs && mentions(rest, &["group", "groups"]) {
+    // "how many groups do I have": the list says how many; "how many
+    // tabs are in each group" too (it counts each group's tabs).
+    let each_group = ["each", "every", "per"]
+        .iter()
+        .any(|e| find_seq(rest, &[e, "group"]).is_some());
+    if (!tabs || each_group) && mentions(rest, &["group", "groups"]) {
         return Some(Intent::ListGroups);
     }
     // "how many bookmarks do I have", "how many bookmarks are in my

@@ -123,6 +123,10 @@ pub fn list(view: &View, target: &Target) -> Result<Step, Refusal> {
                 .unwrap_or_default();
             format!("You're on {} ({address}).", titles[0])
         }
+        // "what's the last tab in the docs group", "which is tab 3"
+        (Selector::InGroupAt { .. } | Selector::Positions(_), 1) => {
+            format!("It's {}.", titles[0])
+        }
         // "which tab was I on before", "what was I just looking at"
         (Selector::Recent, 1) => format!("Before this tab you were on {}.", titles[0]),
         // "what's the oldest tab", "which tab did I open last"
