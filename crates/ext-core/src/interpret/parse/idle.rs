@@ -93,6 +93,9 @@ pub(super) fn idle(w: &[String]) -> Option<(&[String], f64)> {
         // Unused for a day, so surely not used today: midnight is not known
         // here, and a day back always reaches past it.
         [x] if x == "today" => DAY,
+        // "since yesterday" (and "since last week", "last" gone above):
+        // at least a day, a week.
+        [x] if x == "yesterday" => DAY,
         [x, y] if x == "long" && y == "time" => A_WHILE,
         // "a week", "an hour" (the article is gone), "the last day".
         [unit] => unit_ms(unit)?,

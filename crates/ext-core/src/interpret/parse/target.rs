@@ -655,6 +655,7 @@ fn selector(w: &[String]) -> (Selector, bool) {
         "one",
         "everyone",
         "both",
+        "anything",
     ]) || is(&w, &["it", "all"])
     {
         // "close it all" too.
