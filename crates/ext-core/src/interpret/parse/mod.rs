@@ -204,6 +204,46 @@ fn keep_then_the_rest(keep: &[String], then: &[String]) -> Option<Vec<String>> {
 /// "close the youtube tabs and bookmark them", "close all tabs but save
 /// them first": the tabs are bookmarked first, then closed (once closed,
 /// "them" is no tab).
+/// "mute and pin youtube", "bookmark and close the youtube tabs": a verb
+/// said alone before "and" shares the next clause's tabs ("mute youtube",
+/// "pin them"). Closing goes last ("close and bookmark slack" bookmarks
+/// Slack, then closes it).
+fn share_the_tabs(clauses: &mut [Vec<String>]) {
+    const SHARED: &[&str] = &[
+        "mute",
+        "unmute",
+        "pin",
+        "unpin",
+        "close",
+        "bookmark",
+        "reload",
+        "refresh",
+        "duplicate",
+        "discard",
+        "unload",
+        "group",
+        "ungroup",
+    ];
+    let shares = |w: &str| SHARED.contains(&w);
+    for i in 1..clauses.len() {
+        let (before, after) = clauses.split_at_mut(i);
+        let (alone, next) = (&mut before[i - 1], &mut after[0]);
+        let [lone] = alone.as_slice() else { continue };
+        let Some((second, tabs)) = next.split_first() else {
+            continue;
+        };
+        if !shares(lone) || !shares(second) || tabs.is_empty() {
+            continue;
+        }
+        let (first, then) = match lone.as_str() {
+            "close" => (second.clone(), lone.clone()),
+            _ => (lone.clone(), second.clone()),
+        };
+        *alone = std::iter::once(first).chain(tabs.iter().cloned()).collect();
+        *next = vec![then, "them".into()];
+    }
+}
+
 fn bookmark_before_closing(clauses: &mut [Vec<String>]) {
     for i in 1..clauses.len() {
         let (before, after) = clauses.split_at_mut(i);
@@ -315,6 +355,7 @@ pub fn clauses(words: &[String]) -> Vec<Vec<String>> {
     // "keep gmail and close the rest": one clause, "close everything
     // except gmail".
     let mut kept = join_pairs(merged, keep_then_the_rest);
+    share_the_tabs(&mut kept);
     bookmark_before_closing(&mut kept);
     let kept = join_pairs(kept, search_on_the_site_opened);
     kept.iter()
