@@ -30,28 +30,22 @@ pub(super) fn kept_count(w: &[String]) -> Option<Target> {
     let (main, left_out) = (&w[..i], strip_leading(&w[i + e..], &["keep", "leave"]));
     let (first, described) = left_out.split_first()?;
     let n = number(first).filter(|n| *n >= 1 && ordinal(first).is_none())?;
-    let kept = Some(Selector::Positions(vec![Position::First(n)]));
     let described = strip_leading(described, &["of", "the", "my", "those"]);
     let names = |w: &[String]| w.iter().any(|x| !STOP_WORDS.contains(&x.as_str()));
-    if !main.is_empty() && all_in(main, ALL) && names(described) {
-        let tabs = target(described);
-        return tabs.except.is_none().then_some(Target {
-            except: kept,
-            ..tabs
-        });
-    }
-    if described
-        .iter()
-        .all(|x| ["tab", "tabs", "one", "ones"].contains(&x.as_str()))
-        && names(main)
-    {
-        let tabs = target(main);
-        return tabs.except.is_none().then_some(Target {
-            except: kept,
-            ..tabs
-        });
-    }
-    None
+    // "all but one amazon tab" describes the tabs after the count; "the
+    // amazon tabs but one" before it.
+    let said = if !main.is_empty() && all_in(main, ALL) && names(described) {
+        described
+    } else if all_in(described, &["tab", "tabs", "one", "ones"]) && names(main) {
+        main
+    } else {
+        return None;
+    };
+    let tabs = target(said);
+    tabs.except.is_none().then_some(Target {
+        except: Some(Selector::Positions(vec![Position::First(n)])),
+        ..tabs
+    })
 }
 
 /// Words that say tabs without naming any.
