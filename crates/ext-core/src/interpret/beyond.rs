@@ -190,6 +190,17 @@ pub fn reply(w: &[String], state: &State) -> Option<&'static str> {
              and choose Remove Bookmark.",
         );
     }
+    // "move this bookmark to the cooking folder", "rename this bookmark":
+    // bookmarks are made here, not edited.
+    let edits = ["move", "rename", "edit", "change", "retitle", "organize", "organise"];
+    // Not "move the youtube tabs and bookmark them".
+    let a_bookmark = (has("bookmark") || has("bookmarks")) && !has("and") && !has("then");
+    if edits.contains(&first) && a_bookmark && !about_a_tab(&["bookmark"]) {
+        return Some(
+            "Tab Whisperer can't edit or move bookmarks; press Ctrl+D (⌘D on a Mac) on the \
+             page to edit its bookmark.",
+        );
+    }
     // "undo the undo" is a redo too (the undo parser leaves it here).
     let undo_undo = first == "undo" && w[1..].contains(&"undo");
     if undo_undo || (first == "redo" && rest_is(&["that", "it", "please", "the", "last", "change"]))
