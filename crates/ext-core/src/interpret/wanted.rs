@@ -3,7 +3,7 @@
 //! pages' words for grouping by topic. The background reads these from
 //! Firefox only when a command asks for them.
 
-use super::parse::{self, Intent};
+use super::parse::{self, Intent, Selector};
 use super::{plan, resolve, text};
 use crate::tab_state::{HistoryQuery, State};
 
@@ -54,6 +54,11 @@ pub fn bookmarks_wanted(text: &str, state: &State) -> BookmarksWanted {
                     .unwrap_or_default();
                 let tabs = ids.iter().filter_map(|id| view.tab(*id));
                 wanted.pages.extend(tabs.map(|t| t.url.clone()));
+                // "is the tokio tutorial bookmarked", no tab so named: the
+                // bookmarks the words find.
+                if let (true, Selector::Named(phrases)) = (ids.is_empty(), &target.selector) {
+                    wanted.words.extend(phrases.iter().flatten().cloned());
+                }
             }
             _ => {}
         }

@@ -237,43 +237,55 @@ fn bookmarks(w: Words) -> Option<Intent> {
         return None;
     }
     // The tab comes first; each "in/to/under/as ..." after it may name the
-    // folder, and the last one that does wins.
-    let (what, folders) = tabs_and_folders(rest);
+    // folder, and the last one that does wins. Of one tab, "as …" is the
+    // bookmark's name: "bookmark this as lasagne".
+    let (what, mut folders) = tabs_and_folders(rest);
+    const SAY_NOTHING: &[&str] = &[
+        "folder",
+        "bookmarks",
+        "bookmark",
+        "my",
+        "the",
+        "list",
+        "a",
+        "an",
+        "called",
+        "named",
+        "new",
+        "your",
+        "favorites",
+        "favourites",
+        "favorite",
+        "favourite",
+    ];
+    let named = |f: &[String]| {
+        let f: Vec<String> = (f.iter())
+            .filter(|x| !SAY_NOTHING.contains(&x.as_str()))
+            .cloned()
+            .collect();
+        title_case(&f)
+    };
+    let one_tab = what.is_empty() || target(&what).singular;
+    let named_as = folders
+        .iter()
+        .position(|f| one_tab && f.first().is_some_and(|x| x == "as"));
+    let title = named_as
+        .map(|at| named(&folders.remove(at)[1..]))
+        .filter(|n| !n.is_empty());
     let folder = folders
         .into_iter()
-        .map(|f| {
-            let f: Vec<String> = f
-                .iter()
-                .filter(|x| {
-                    ![
-                        "folder",
-                        "bookmarks",
-                        "bookmark",
-                        "my",
-                        "the",
-                        "list",
-                        "a",
-                        "an",
-                        "called",
-                        "named",
-                        "new",
-                        "your",
-                        "favorites",
-                        "favourites",
-                    ]
-                    .contains(&x.as_str())
-                })
-                .cloned()
-                .collect();
-            title_case(&f)
-        })
+        .map(|f| named(&f[1..]))
         .rfind(|f| !f.is_empty());
     let target = if what.is_empty() {
         Target::active()
     } else {
         target(&what)
     };
-    Some(Intent::Bookmark { target, folder })
+    Some(Intent::Bookmark {
+        target,
+        folder,
+        title,
+    })
 }
 
 /// "this page", "all tabs", "them", "the youtube tabs": what "save" can
@@ -308,7 +320,7 @@ fn tabs_and_folders(rest: Words) -> (Vec<String>, Vec<Vec<String>>) {
         if scope_of(part).is_some() && without_scope(part).is_empty() {
             what.extend_from_slice(part);
         } else {
-            folders.push(part[1..].to_vec());
+            folders.push(part.to_vec());
         }
         at = end;
     }

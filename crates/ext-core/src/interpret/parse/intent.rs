@@ -352,6 +352,8 @@ pub enum Intent {
     Bookmark {
         target: Target,
         folder: Option<String>,
+        /// "bookmark this as lasagne": the bookmark's name (one tab).
+        title: Option<String>,
     },
     FindBookmarks(String),
     /// "what's in my cooking folder", "show my rust bookmarks": the

@@ -524,7 +524,8 @@ mod tests {
             p("bookmark this in Reading"),
             Intent::Bookmark {
                 target: Target::active(),
-                folder: Some("Reading".into())
+                folder: Some("Reading".into()),
+                title: None,
             }
         );
         assert_eq!(

@@ -1,7 +1,7 @@
 //! Bookmarking a tab, finding bookmarks, opening one.
 
 use super::{not_found, one_call, one_tab, plural, target_ids, title, Refusal, Step};
-use crate::interpret::parse::Target;
+use crate::interpret::parse::{Selector, Target};
 use crate::interpret::resolve::{match_bookmarks, View};
 use crate::interpret::Options;
 use crate::log::Call;
@@ -10,7 +10,12 @@ use crate::text::clip;
 use crate::tools::args::{CreateBookmarkArgs, CreateTabArgs, SearchBookmarksArgs};
 use crate::tools::ToolCall;
 
-pub fn bookmark(view: &View, target: &Target, folder: Option<&str>) -> Result<Step, Refusal> {
+pub fn bookmark(
+    view: &View,
+    target: &Target,
+    folder: Option<&str>,
+    named: Option<&str>,
+) -> Result<Step, Refusal> {
     if !target.singular {
         let r = target_ids(view, target)?;
         if r.ids.len() > 1 {
@@ -18,14 +23,19 @@ pub fn bookmark(view: &View, target: &Target, folder: Option<&str>) -> Result<St
         }
     }
     let id = one_tab(view, target, true)?;
+    let said = match named {
+        Some(name) => format!("'{}' as '{name}'", title(view, id)),
+        None => format!("'{}'", title(view, id)),
+    };
     let reply = match folder {
-        Some(f) => format!("Bookmarked '{}' in {f}.", title(view, id)),
-        None => format!("Bookmarked '{}'.", title(view, id)),
+        Some(f) => format!("Bookmarked {said} in {f}."),
+        None => format!("Bookmarked {said}."),
     };
     Ok(one_call(
         Call::create_bookmark(CreateBookmarkArgs {
             tab_id: Some(id),
             folder: folder.map(str::to_string),
+            title: named.map(str::to_string),
             ..Default::default()
         }),
         reply,
@@ -135,7 +145,31 @@ pub fn recent_bookmarks(count: usize) -> Step {
 /// "is this page bookmarked": answered from the bookmarks of the tabs'
 /// addresses, which the snapshot holds ([`crate::interpret::bookmarks_wanted`]).
 pub fn is_bookmarked(view: &View, target: &Target) -> Result<Step, Refusal> {
-    let r = target_ids(view, target)?;
+    let r = match (target_ids(view, target), &target.selector) {
+        (Ok(r), _) => r,
+        // No tab so named: a bookmark may be ("is the tokio tutorial
+        // bookmarked").
+        (Err(e), Selector::Named(phrases)) => {
+            let words: Vec<String> = phrases.iter().flatten().cloned().collect();
+            return match match_bookmarks(&words, &view.state.bookmarks).first() {
+                Some(b) if !b.folder.is_empty() => Ok(answer(format!(
+                    "Yes, you have a bookmark '{}', in {}.",
+                    clip(&b.title, 60),
+                    b.folder
+                ))),
+                Some(b) => Ok(answer(format!(
+                    "Yes, you have a bookmark '{}'.",
+                    clip(&b.title, 60)
+                ))),
+                None if e.code == crate::error::ErrorCode::NotFound => Err(not_found(format!(
+                    "No tab or bookmark matches '{}'.",
+                    words.join(" ")
+                ))),
+                None => Err(e),
+            };
+        }
+        (Err(e), _) => return Err(e),
+    };
     let answers: Vec<String> = r
         .ids
         .iter()
@@ -158,6 +192,14 @@ pub fn is_bookmarked(view: &View, target: &Target) -> Result<Step, Refusal> {
         touched: r.ids,
         ..Step::default()
     })
+}
+
+/// A reply that changes nothing.
+fn answer(reply: String) -> Step {
+    Step {
+        reply,
+        ..Step::default()
+    }
 }
 
 /// "how many bookmarks do I have": the count the snapshot read; "how

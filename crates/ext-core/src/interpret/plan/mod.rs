@@ -258,7 +258,11 @@ pub fn plan_intent(intent: &Intent, view: &View, options: &Options) -> Result<St
         Intent::Move(target, dest) => move_tabs::move_tabs(view, target, dest),
         Intent::Search { query, engine } => search::search(view, query, engine.as_deref()),
         Intent::SearchThisSite(query) => search::search_this_site(view, query),
-        Intent::Bookmark { target, folder } => bookmarks::bookmark(view, target, folder.as_deref()),
+        Intent::Bookmark {
+            target,
+            folder,
+            title,
+        } => bookmarks::bookmark(view, target, folder.as_deref(), title.as_deref()),
         Intent::FindBookmarks(query) => bookmarks::find_bookmarks(query),
         Intent::BookmarkFolder(name) => bookmarks::bookmark_folder(view, name),
         Intent::RecentBookmarks(count) => Ok(bookmarks::recent_bookmarks(*count)),
