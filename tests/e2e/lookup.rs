@@ -122,6 +122,12 @@ fn recent_and_asked_for_bookmarks_and_a_folder_opened_whole_then_undone() {
         r["reply"].as_str().unwrap().contains("is not bookmarked"),
         "{r}"
     );
+    // Asked about by its title with no tab open: the snapshot reads it.
+    let r = ask(&env, "is wombat burrows bookmarked");
+    assert_eq!(
+        r["reply"], "Yes, you have a bookmark 'Wombat burrows', in Marsupials.",
+        "{r}"
+    );
     // A bookmark by its title, in a new tab: the snapshot reads it.
     let r = ask(&env, "open koala diet in a new tab");
     assert_eq!(
@@ -187,6 +193,18 @@ fn bookmarks_into_a_new_folder_and_history_search() {
     env.undo();
     let found = env.ok("search_bookmarks", json!({ "query": "quokka" }))["result"].clone();
     assert_eq!(found["count"], 0, "undo removes the bookmark: {found}");
+
+    // Said with a name: "bookmark this as …" is the bookmark's title.
+    env.ok("switch_tab", json!({ "tabId": ids[0] }));
+    let r = ask(&env, "bookmark this as marsupial notes");
+    assert_eq!(r["ok"], true, "{r}");
+    let found = env.ok("search_bookmarks", json!({ "query": "marsupial notes" }))["result"].clone();
+    assert_eq!(found["bookmarks"][0]["title"], "Marsupial Notes", "{found}");
+    assert!(found["bookmarks"][0]["url"]
+        .as_str()
+        .unwrap()
+        .contains("quokka"));
+    env.undo();
 
     // History: the pages just visited, by words and time range.
     let h = env.ok("search_history", json!({ "query": "quokka" }))["result"].clone();
