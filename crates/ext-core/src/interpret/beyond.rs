@@ -192,7 +192,9 @@ pub fn reply(w: &[String], state: &State) -> Option<&'static str> {
     }
     // "move this bookmark to the cooking folder", "rename this bookmark":
     // bookmarks are made here, not edited.
-    let edits = ["move", "rename", "edit", "change", "retitle", "organize", "organise"];
+    let edits = [
+        "move", "rename", "edit", "change", "retitle", "organize", "organise",
+    ];
     // Not "move the youtube tabs and bookmark them".
     let a_bookmark = (has("bookmark") || has("bookmarks")) && !has("and") && !has("then");
     if edits.contains(&first) && a_bookmark && !about_a_tab(&["bookmark"]) {

@@ -17,6 +17,7 @@ mod resolve;
 mod room_talk;
 pub mod sites;
 mod spoken_groups;
+mod typos;
 mod wanted;
 pub use wanted::{bookmarks_wanted, history_wanted, needs_pages, BookmarksWanted};
 #[cfg(test)]
@@ -165,14 +166,14 @@ const MAX_MENDS: usize = 12;
 /// Typed commands go to [`plan`] as they are.
 pub fn plan_spoken(input: &str, guided: Option<&str>, state: &State, options: &Options) -> Plan {
     let heard = spoken_words(input, state).join(" ");
-    let first = plan(&heard, state, options);
+    let first = plan_words(&heard, state, options);
     if first.error.is_none() && audio_decides(&heard, state) {
         // A verb Whisper may have dropped, a short command heard as a
         // name ("a new" for "undo"), or an address nobody knows: the audio
         // heard again decides. Never as a "yes" or "no", though: a name
         // that was heard must not confirm what is waiting for an answer.
         let meant = guided.filter(|g| !may_have_lost_a_word(g));
-        return match meant.map(|g| (g, plan(g, state, options))) {
+        return match meant.map(|g| (g, plan_words(g, state, options))) {
             Some((meant, mended)) if mended.error.is_none() && !mended.answers_a_question() => {
                 heard_as(meant, mended)
             }
@@ -198,7 +199,7 @@ pub fn plan_spoken(input: &str, guided: Option<&str>, state: &State, options: &O
         {
             continue;
         }
-        let mended = plan(&meant, state, options);
+        let mended = plan_words(&meant, state, options);
         // Mended by sound into "undo", but never into a "yes" or "no": only
         // the audio heard again ("US" guided to "yes") answers a question.
         if mended.error.is_none() && (is_guided || !mended.answers_a_question()) {
@@ -278,7 +279,7 @@ fn sure_reading(heard: &str, state: &State, options: &Options) -> Option<(String
     let words = text::words(heard);
     let sure = |meant: Vec<String>| {
         let meant = meant.join(" ");
-        let mended = plan(&meant, state, options);
+        let mended = plan_words(&meant, state, options);
         (mended.error.is_none() && !mended.answers_a_question()).then_some((meant, mended))
     };
     hearing::verb_inflected(&words)
@@ -329,7 +330,7 @@ fn may_have_lost_a_word(command: &str) -> bool {
 /// commands, before any mending by sound.
 pub fn needs_guided(input: &str, state: &State, options: &Options) -> bool {
     let heard = spoken_words(input, state).join(" ");
-    let first = plan(&heard, state, options);
+    let first = plan_words(&heard, state, options);
     // "find cats on this page", "summarize this": clearly asked, and no
     // command; heard again guided to the commands they would become one
     // ("go to the bottom of the page"), and run as a guess.
@@ -366,8 +367,35 @@ fn open_ended(w: &[String]) -> bool {
         || matches!(w.as_slice(), ["what" | "what's", ..]) && about_page
 }
 
-/// Plans a command against a snapshot of the browser.
+/// Plans a typed command against a snapshot of the browser. A command
+/// that means nothing as typed is read again with slips of the keyboard
+/// mended ("clsoe youtube"), and taken as that if it means something.
 pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
+    let first = plan_words(input, state, options);
+    if !matches!(
+        first.error,
+        Some(ErrorCode::UnknownCommand | ErrorCode::NotFound)
+    ) {
+        return first;
+    }
+    let Some(meant) = typos::mended(&text::words(input), state) else {
+        return first;
+    };
+    let meant = meant.join(" ");
+    let mended = plan_words(&meant, state, options);
+    if mended.error.is_some() {
+        return first;
+    }
+    let note = format!("(Read as “{}”.)", meant.replace(" ,", ","));
+    Plan {
+        reply: format!("{note} {}", mended.reply),
+        question: mended.question.map(|q| format!("{note} {q}")),
+        ..mended
+    }
+}
+
+/// Plans words as they are, against a snapshot of the browser.
+fn plan_words(input: &str, state: &State, options: &Options) -> Plan {
     let words = text::words(input);
     if words.is_empty() {
         return Plan::failed(
