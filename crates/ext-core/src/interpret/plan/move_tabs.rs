@@ -591,10 +591,15 @@ fn between(view: &View, target: &Target, a: &Target, b: &Target) -> Result<Step,
     };
     let moving = target_ids(view, target)?.ids;
     let (ta, tb) = (tabs(a)?, tabs(b)?);
-    let nearest = (ta.iter())
+    let pairs: Vec<(&Tab, &Tab)> = (ta.iter())
         .flat_map(|x| tb.iter().map(move |y| (*x, *y)))
-        .filter(|(x, y)| x.window_id == y.window_id && x.id != y.id)
-        .filter(|(x, y)| !moving.contains(&x.id) && !moving.contains(&y.id))
+        .filter(|(x, y)| x.id != y.id && !moving.contains(&x.id) && !moving.contains(&y.id))
+        .collect();
+    if pairs.is_empty() {
+        return Err(Refusal::invalid("A tab cannot move next to itself."));
+    }
+    let nearest = (pairs.into_iter())
+        .filter(|(x, y)| x.window_id == y.window_id)
         .min_by_key(|(x, y)| (x.index - y.index).abs());
     let Some((x, y)) = nearest else {
         return Err(refused(format!(
