@@ -403,6 +403,9 @@ pub enum Intent {
         scope: Scope,
     },
     ListGroups,
+    /// "what color is the news group", "is the design group collapsed":
+    /// that group's look.
+    DescribeGroup(GroupWhich),
     /// "which search engines do I have".
     ListEngines,
     Browse(BrowseAction, Option<f64>),

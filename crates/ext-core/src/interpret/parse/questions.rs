@@ -53,6 +53,36 @@ fn questions(w: Words) -> Option<Intent> {
     let looks = mentions(w, &["color", "colour", "collapsed", "expanded", "folded"]);
     let asks = ["what", "what's", "whats", "which", "is", "are"].contains(&w[0].as_str());
     if asks && looks && mentions(w, &["group", "groups"]) && !mentions(w, &["tab", "tabs"]) {
+        // One group named: its look; "which groups are collapsed": all.
+        const ASKED: &[&str] = &[
+            "what",
+            "what's",
+            "whats",
+            "which",
+            "is",
+            "are",
+            "the",
+            "color",
+            "colour",
+            "of",
+            "collapsed",
+            "expanded",
+            "folded",
+            "group",
+            "groups",
+            "it",
+            "still",
+        ];
+        let named: Vec<String> = (w.iter())
+            .filter(|x| !ASKED.contains(&x.as_str()))
+            .cloned()
+            .collect();
+        let one = mentions(w, &["group"]) && !mentions(w, &["groups"]);
+        if one && (!named.is_empty() || mentions(w, &["this"])) {
+            let mut said = named;
+            said.push("group".into());
+            return Some(Intent::DescribeGroup(super::groups::group_which(&said)));
+        }
         return Some(Intent::ListGroups);
     }
     if list_start.contains(&w[0].as_str()) && mentions(w, &["engine", "engines"]) {

@@ -286,6 +286,7 @@ pub fn plan_intent(intent: &Intent, view: &View, options: &Options) -> Result<St
         Intent::ListEngines => Ok(questions::list_engines(view)),
         Intent::Help => Ok(questions::help()),
         Intent::ListGroups => Ok(questions::list_groups(view)),
+        Intent::DescribeGroup(which) => questions::describe_group(view, which),
         Intent::Browse(action, amount) => browse::browse(view, *action, *amount, options),
         // The background page answers these itself.
         Intent::Undo

@@ -1,9 +1,9 @@
 //! Questions about the tabs, answered from the snapshot (the calls that
 //! back them only read).
 
-use super::{capitalized, not_found, plural, title, windows_with_tabs, Refusal, Step};
-use crate::interpret::parse::{Scope, Selector, Target};
-use crate::interpret::resolve::{resolve, spoken_list, where_said, Resolved, View};
+use super::{capitalized, group_said, not_found, plural, title, windows_with_tabs, Refusal, Step};
+use crate::interpret::parse::{GroupWhich, Scope, Selector, Target};
+use crate::interpret::resolve::{find_group, resolve, spoken_list, where_said, Resolved, View};
 use crate::interpret::sites;
 use crate::log::Call;
 use crate::tab_state::Tab;
@@ -578,4 +578,31 @@ pub fn list_groups(view: &View) -> Step {
         },
         ..Step::default()
     }
+}
+
+/// "what color is the news group", "is the design group collapsed": the
+/// group's color, fold, tabs and window.
+pub fn describe_group(view: &View, which: &GroupWhich) -> Result<Step, Refusal> {
+    let g = find_group(view.state, which, view).map_err(not_found)?;
+    let tabs = (view.state.tabs.iter())
+        .filter(|t| t.group_id == g.id)
+        .count();
+    let fold = if g.collapsed { "collapsed" } else { "expanded" };
+    let window = match view.state.windows.len() > 1 && g.window_id != view.focused_window {
+        true => format!(
+            ", in window {}",
+            view.window_number(g.window_id).unwrap_or(0)
+        ),
+        false => String::new(),
+    };
+    Ok(Step {
+        calls: vec![Call::list_groups(WindowArgs { window_id: None })],
+        reply: format!(
+            "{} is {} and {fold}, with {}{window}.",
+            capitalized(&group_said(g)),
+            g.color.name(),
+            plural(tabs, "tab")
+        ),
+        ..Step::default()
+    })
 }
