@@ -495,6 +495,12 @@ const GENERIC: &[&str] = &[
     "articles",
     "about",
     "regarding",
+    // "the lofi stream", "the daft punk song": what a page plays.
+    "stream",
+    "livestream",
+    "song",
+    "clip",
+    "episode",
 ];
 
 /// How people say which words a title has: "tabs called rust", "with the
