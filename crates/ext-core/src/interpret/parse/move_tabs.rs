@@ -2,8 +2,9 @@
 //! the end", "send the map tab to window 2".
 
 use super::super::text::{number, ordinal};
-use super::intent::{Destination, Intent, Selector, Target};
+use super::intent::{Destination, Intent, Scope, Selector, Target};
 use super::target::{target, target_or_active};
+use super::window_scope::scope_of;
 use super::words::*;
 use super::Parsed;
 
@@ -44,6 +45,9 @@ fn move_tabs(w: Words) -> Option<Intent> {
     }
     // "merge all windows", "combine the windows": every tab to this one.
     let merge = verb(w, &[&["merge"], &["combine"], &["consolidate"]]);
+    if let Some(intent) = merge.and_then(two_windows_merged) {
+        return Some(intent);
+    }
     if merge.is_some_and(|rest| mentions(rest, &["windows"])) {
         let words = ["move", "all", "tabs", "to", "this", "window"].map(String::from);
         return move_tabs(&words);
@@ -156,6 +160,32 @@ fn move_tabs(w: Words) -> Option<Intent> {
         }
     }
     None
+}
+
+/// "merge window 2 into window 3" (into the one after "into"), "merge
+/// windows 2 and 3" (into the first said): one window's tabs moved to the
+/// other's end.
+fn two_windows_merged(rest: Words) -> Option<Intent> {
+    let whole = |scope: Scope| Target {
+        scope,
+        ..Target::of(Selector::All)
+    };
+    if let Some(at) = find(rest, "into").or_else(|| find(rest, "with")) {
+        let (from, to) = (&rest[..at], &rest[at + 1..]);
+        let from = match scope_of(from)? {
+            scope @ (Scope::ThisWindow | Scope::Window(_)) => scope,
+            _ => return None,
+        };
+        let to = destination(to).filter(is_window)?;
+        return Some(Intent::Move(whole(from), to));
+    }
+    match scope_of(rest)? {
+        Scope::Windows(first, second) => Some(Intent::Move(
+            whole(Scope::Window(second)),
+            Destination::Window(first),
+        )),
+        _ => None,
+    }
 }
 
 /// "swap gmail and slack", "swap this tab with the next one", "switch
