@@ -104,7 +104,9 @@ fn history(w: Words) -> Option<Intent> {
     let asks_what_read = (w[0] == "what" || w[0] == "which" || w[0] == "find" || w[0] == "show")
         && w.iter().any(|x| READ_VERBS.contains(&x.as_str()))
         && w.iter().any(|x| x == "i");
-    // "what was that article about webgpu": something seen before.
+    // "what was that article about webgpu", "what was that webgpu
+    // article": something seen before.
+    let seen = ["about", "regarding", "article", "page", "site", "post", "video"];
     let asks_what_was = [
         &["what", "was", "that"][..],
         &["what", "was", "the"],
@@ -112,8 +114,7 @@ fn history(w: Words) -> Option<Intent> {
     ]
     .iter()
     .any(|p| starts(w, p).is_some())
-        && w.iter()
-            .any(|x| ["about", "regarding"].contains(&x.as_str()));
+        && w.iter().any(|x| seen.contains(&x.as_str()));
     if !mentions_history && !asks_what_read && !asks_what_was {
         return None;
     }
@@ -139,9 +140,9 @@ fn open_from_history(w: Words) -> Option<Intent> {
     )?;
     let read_by_me =
         mentions(rest, &["i"]) && rest.iter().any(|x| READ_VERBS.contains(&x.as_str()));
-    // "reopen the kayak page": a page had before (what was closed last is
-    // the undo family's).
-    let again = w[0] == "reopen";
+    // "reopen the kayak page", "open the sourdough guide again": a page
+    // had before (what was closed last is the undo family's).
+    let again = w[0] == "reopen" || rest.last().is_some_and(|x| x == "again");
     if time_span(rest).is_none() && !read_by_me && !again {
         return None;
     }

@@ -45,12 +45,19 @@ pub fn open_from_history(
     options: &Options,
 ) -> Result<Step, Refusal> {
     let range = span.map(|s| time_range(s, view.state.now, options.tz_offset_minutes));
-    let found = newest_visit(&view.state.history, query, range).ok_or_else(|| {
-        not_found(format!(
+    let Some(found) = newest_visit(&view.state.history, query, range) else {
+        let missing = not_found(format!(
             "Nothing about '{query}' in your history{}.",
             span.map(span_said).unwrap_or_default()
-        ))
-    })?;
+        ));
+        // "open reddit again" with no visit to it kept: the site, as
+        // "open reddit" would.
+        let words: Vec<String> = query.split_whitespace().map(str::to_string).collect();
+        return match span {
+            None => super::open::open(view, &words).map_err(|_| missing),
+            Some(_) => Err(missing),
+        };
+    };
     let title = if found.title.trim().is_empty() {
         found.url.clone()
     } else {
