@@ -367,6 +367,15 @@ fn open_ended(w: &[String]) -> bool {
         || matches!(w.as_slice(), ["what" | "what's", ..]) && about_page
 }
 
+/// "what is the capital of france", "who wrote dune": a question for the
+/// web, not about the tabs; what to search for (the question whole, as
+/// search engines take it).
+fn asked_of_the_web(words: &[String]) -> Option<String> {
+    const ASKS: &[&str] = &["what", "who", "when", "where", "why", "how", "what's"];
+    let first = words.first()?;
+    (ASKS.contains(&first.as_str()) && words.len() > 2).then(|| words.join(" "))
+}
+
 /// Plans a typed command against a snapshot of the browser. A command
 /// that means nothing as typed is read again with slips of the keyboard
 /// mended ("clsoe youtube"), and taken as that if it means something.
@@ -423,8 +432,11 @@ fn plan_words(input: &str, state: &State, options: &Options) -> Plan {
         match parse::parse(c).or_else(|e| named_group().map_or(Err(e), |c| parse::parse(&c))) {
             Ok(i) => intents.push(i),
             Err(NotUnderstood(reply)) => {
-                let hint =
-                    " Try 'close the YouTube tabs', 'switch to Gmail' or 'group my tabs by site'.";
+                let hint = match asked_of_the_web(&words) {
+                    Some(query) => format!(" To look it up, say 'search for {query}'."),
+                    None => " Try 'close the YouTube tabs', 'switch to Gmail' or 'group my tabs by site'."
+                        .into(),
+                };
                 return Plan::failed(ErrorCode::UnknownCommand, format!("{reply}{hint}"));
             }
         }

@@ -106,7 +106,15 @@ fn history(w: Words) -> Option<Intent> {
         && w.iter().any(|x| x == "i");
     // "what was that article about webgpu", "what was that webgpu
     // article": something seen before.
-    let seen = ["about", "regarding", "article", "page", "site", "post", "video"];
+    let seen = [
+        "about",
+        "regarding",
+        "article",
+        "page",
+        "site",
+        "post",
+        "video",
+    ];
     let asks_what_was = [
         &["what", "was", "that"][..],
         &["what", "was", "the"],
