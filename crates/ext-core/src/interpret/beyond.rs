@@ -303,6 +303,15 @@ pub fn reply(w: &[String], state: &State) -> Option<&'static str> {
     None
 }
 
+/// "what is the capital of france", "who wrote dune": a question for the
+/// web, not about the tabs; what to search for (the question whole, as
+/// search engines take it).
+pub fn web_question(words: &[String]) -> Option<String> {
+    const ASKS: &[&str] = &["what", "who", "when", "where", "why", "how", "what's"];
+    let first = words.first()?;
+    (ASKS.contains(&first.as_str()) && words.len() > 2).then(|| words.join(" "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

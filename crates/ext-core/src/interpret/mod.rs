@@ -17,12 +17,14 @@ mod resolve;
 mod room_talk;
 pub mod sites;
 mod spoken_groups;
-mod typos;
+mod typed;
 mod wanted;
 pub use wanted::{bookmarks_wanted, history_wanted, needs_pages, BookmarksWanted};
 #[cfg(test)]
 mod test_state;
 pub mod text;
+
+pub use typed::plan;
 
 use crate::error::ErrorCode;
 use crate::memory::MemoryBrowser;
@@ -367,42 +369,6 @@ fn open_ended(w: &[String]) -> bool {
         || matches!(w.as_slice(), ["what" | "what's", ..]) && about_page
 }
 
-/// "what is the capital of france", "who wrote dune": a question for the
-/// web, not about the tabs; what to search for (the question whole, as
-/// search engines take it).
-fn asked_of_the_web(words: &[String]) -> Option<String> {
-    const ASKS: &[&str] = &["what", "who", "when", "where", "why", "how", "what's"];
-    let first = words.first()?;
-    (ASKS.contains(&first.as_str()) && words.len() > 2).then(|| words.join(" "))
-}
-
-/// Plans a typed command against a snapshot of the browser. A command
-/// that means nothing as typed is read again with slips of the keyboard
-/// mended ("clsoe youtube"), and taken as that if it means something.
-pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
-    let first = plan_words(input, state, options);
-    if !matches!(
-        first.error,
-        Some(ErrorCode::UnknownCommand | ErrorCode::NotFound)
-    ) {
-        return first;
-    }
-    let Some(meant) = typos::mended(&text::words(input), state) else {
-        return first;
-    };
-    let meant = meant.join(" ");
-    let mended = plan_words(&meant, state, options);
-    if mended.error.is_some() {
-        return first;
-    }
-    let note = format!("(Read as “{}”.)", meant.replace(" ,", ","));
-    Plan {
-        reply: format!("{note} {}", mended.reply),
-        question: mended.question.map(|q| format!("{note} {q}")),
-        ..mended
-    }
-}
-
 /// Plans words as they are, against a snapshot of the browser.
 fn plan_words(input: &str, state: &State, options: &Options) -> Plan {
     let words = text::words(input);
@@ -432,7 +398,7 @@ fn plan_words(input: &str, state: &State, options: &Options) -> Plan {
         match parse::parse(c).or_else(|e| named_group().map_or(Err(e), |c| parse::parse(&c))) {
             Ok(i) => intents.push(i),
             Err(NotUnderstood(reply)) => {
-                let hint = match asked_of_the_web(&words) {
+                let hint = match beyond::web_question(&words) {
                     Some(query) => format!(" To look it up, say 'search for {query}'."),
                     None => " Try 'close the YouTube tabs', 'switch to Gmail' or 'group my tabs by site'."
                         .into(),
