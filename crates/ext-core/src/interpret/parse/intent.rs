@@ -385,6 +385,9 @@ pub enum Intent {
         folder: Option<Vec<String>>,
     },
     CountWindows,
+    /// "how many youtube tabs are in each window": those tabs, window by
+    /// window.
+    CountEachWindow(Target),
     /// "which window has the most tabs" (`most`), "… the fewest".
     BusiestWindow {
         most: bool,

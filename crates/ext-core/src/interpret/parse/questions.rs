@@ -362,13 +362,18 @@ fn count(w: Words) -> Option<Intent> {
     if !tabs && mentions(rest, &["window", "windows"]) {
         return Some(Intent::CountWindows);
     }
-    // "how many tabs are in each window": the windows' answer counts them.
-    if tabs
-        && EACH_WINDOW
-            .iter()
-            .any(|said| find_seq(rest, said).is_some())
-    {
-        return Some(Intent::CountWindows);
+    // "how many tabs are in each window": the windows' answer counts them;
+    // "how many youtube tabs are in each window": those, window by window.
+    let each = EACH_WINDOW
+        .iter()
+        .find_map(|said| Some((find_seq(rest, said)?, said.len())));
+    if let (true, Some((at, len))) = (tabs, each) {
+        let without: Vec<String> = [&rest[..at], &rest[at + len..]].concat();
+        let described = question_target(strip_leading(&without, &["in", "of", "per"]));
+        return Some(match described.selector {
+            Selector::All => Intent::CountWindows,
+            _ => Intent::CountEachWindow(described),
+        });
     }
     // "how many groups do I have": the list says how many; "how many
     // tabs are in each group" too (it counts each group's tabs).

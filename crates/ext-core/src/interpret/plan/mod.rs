@@ -273,6 +273,7 @@ pub fn plan_intent(intent: &Intent, view: &View, options: &Options) -> Result<St
         }
         Intent::Count(target) => questions::count(view, target),
         Intent::CountWindows => Ok(questions::count_windows(view)),
+        Intent::CountEachWindow(target) => questions::count_each_window(view, target),
         Intent::CountBookmarks { folder } => {
             Ok(bookmarks::count_bookmarks(view, folder.as_deref()))
         }

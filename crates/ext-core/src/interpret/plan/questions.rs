@@ -506,6 +506,35 @@ pub fn count_windows(view: &View) -> Step {
     }
 }
 
+/// "how many youtube tabs are in each window": the tabs described,
+/// counted window by window.
+pub fn count_each_window(view: &View, target: &Target) -> Result<Step, Refusal> {
+    let r = resolve(view, target).unwrap_or_else(|_| Resolved {
+        ids: Vec::new(),
+        explicit: true,
+        label: String::new(),
+        matched_per_name: Vec::new(),
+    });
+    let each: Vec<String> = (view.window_order().into_iter())
+        .map(|w| {
+            let n = (r.ids.iter())
+                .filter_map(|id| view.tab(*id))
+                .filter(|t| t.window_id == w)
+                .count();
+            format!("{}: {n}", view.window_said(w))
+        })
+        .collect();
+    let what = match r.label.is_empty() {
+        true => "tabs".to_string(),
+        false => format!("{} tabs", r.label),
+    };
+    Ok(Step {
+        calls: vec![list_tabs(view, Scope::Everywhere)],
+        reply: format!("{}, by window: {}.", capitalized(&what), each.join("; ")),
+        ..Step::default()
+    })
+}
+
 /// What to say, by example (nothing is called).
 pub fn help() -> Step {
     Step {
