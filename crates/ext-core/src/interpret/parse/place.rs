@@ -17,6 +17,16 @@ pub(super) fn side_of(w: &[String]) -> Option<(bool, Box<Target>, Option<usize>)
             .iter()
             .any(|x| ["tab", "tabs", "one", "ones"].contains(&x.as_str()))
     };
+    // "the tab to its right": of "it", the tab the clause before acted on.
+    let its = w
+        .windows(2)
+        .position(|p| p[0] == "its" && (p[1] == "right" || p[1] == "left"));
+    if let Some(at) = its.filter(|at| at + 2 == w.len()) {
+        let right = w[at + 1] == "right";
+        let mut said: Vec<String> = w[..at].to_vec();
+        said.extend(["the", if right { "right" } else { "left" }, "of", "it"].map(String::from));
+        return side_of(&said);
+    }
     let (at, len, right) = w.iter().enumerate().find_map(|(i, x)| {
         let next = w.get(i + 1).map(String::as_str);
         match (x.as_str(), next) {
