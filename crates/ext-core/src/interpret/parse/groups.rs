@@ -490,12 +490,21 @@ fn groups(w: Words) -> Option<Intent> {
             let what = &rest[..i];
             let dest = &rest[i + 1..];
             let g = find(dest, "group").unwrap_or(0);
+            // "move slack into a group with jira": jira joins it too.
+            let with = (dest.iter().position(|x| x == "with")).filter(|w| *w > g);
+            let (what, dest): (Vec<String>, &[String]) = match with {
+                Some(w) if !what.is_empty() => {
+                    let both = [what, &["and".to_string()], &dest[w + 1..]].concat();
+                    (both, &dest[..w])
+                }
+                _ => (what.to_vec(), dest),
+            };
             let (name, _) = named(dest);
             let color_word = dest.iter().find_map(|x| color(x));
             let target = if what.is_empty() {
                 Target::active()
             } else {
-                target(what)
+                target(&what)
             };
             // "put this in the docs group": an existing group, by name;
             // not "in its own group", "in a separate group".
@@ -544,7 +553,9 @@ fn groups(w: Words) -> Option<Intent> {
         }
         let (name, at) = named(rest);
         let color_word = rest[at.min(rest.len())..].iter().find_map(|x| color(x));
-        let what = &rest[..at];
+        // "group everything in this window": "in" leads the window there.
+        let what = super::window_scope::without_scope(&rest[..at]);
+        let scope = super::window_scope::scope_of(&rest[..at]);
         // "group this tab with jira": "with" lists, like "and".
         let what: Vec<String> = what
             .iter()
@@ -557,11 +568,15 @@ fn groups(w: Words) -> Option<Intent> {
                 }
             })
             .collect();
-        let target = if what.is_empty() {
-            Target::active()
-        } else {
-            target(&what)
+        let mut target = match (what.is_empty(), scope) {
+            // "group the tabs in this window".
+            (true, Some(_)) => Target::of(super::intent::Selector::All),
+            (true, None) => Target::active(),
+            (false, _) => target(&what),
         };
+        if let Some(scope) = scope {
+            target.scope = scope;
+        }
         return Some(Intent::Group {
             target,
             name,
