@@ -3,20 +3,8 @@
 
 use super::super::text::{number, ordinal};
 use super::intent::{Position, Selector, Target};
-use super::target::target;
+use super::target::{target, EXCEPT};
 use super::words::*;
-
-/// The words that leave tabs out and can be followed by a count.
-const BUT: &[&[&str]] = &[
-    &["except", "for"],
-    &["except"],
-    &["but"],
-    &["other", "than"],
-    &["apart", "from"],
-    &["besides"],
-    &["save", "for"],
-    &["excluding"],
-];
 
 /// Only says how many: "all", "every", "everything".
 const ALL: &[&str] = &["all", "every", "everything", "each", "of", "the", "my"];
@@ -26,7 +14,13 @@ const ALL: &[&str] = &["all", "every", "everything", "each", "of", "the", "my"];
 /// one" (the same). A place ("all but the last reddit tab") is not a
 /// count and is read as said: every tab but that one.
 pub(super) fn kept_count(w: &[String]) -> Option<Target> {
-    let (i, e) = BUT.iter().find_map(|e| Some((find_seq(w, e)?, e.len())))?;
+    // The words that leave tabs out and can be followed by a count: not
+    // the negations ("not", "aren't"), which say which tabs.
+    const NEGATIONS: &[&str] = &["not", "aren't", "isn't", "arent", "isnt"];
+    let negation = |e: &[&str]| e.iter().any(|x| NEGATIONS.contains(x));
+    let (i, e) = (EXCEPT.iter())
+        .filter(|e| !negation(e))
+        .find_map(|e| Some((find_seq(w, e)?, e.len())))?;
     let (main, left_out) = (&w[..i], strip_leading(&w[i + e..], &["keep", "leave"]));
     let (first, described) = left_out.split_first()?;
     let n = number(first).filter(|n| *n >= 1 && ordinal(first).is_none())?;

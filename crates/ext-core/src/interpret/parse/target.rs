@@ -20,7 +20,7 @@ pub fn target_or_active(w: &[String]) -> Target {
     }
 }
 
-const EXCEPT: &[&[&str]] = &[
+pub(super) const EXCEPT: &[&[&str]] = &[
     &["except", "for"],
     &["except"],
     &["but", "not"],
