@@ -199,22 +199,8 @@ pub fn open_in_group(
     options: &Options,
 ) -> Result<Step, Refusal> {
     let group = find_group(view.state, which, view).map_err(not_found)?;
-    let fresh = match open {
-        Intent::Open(words) => Intent::OpenNew {
-            words: words.clone(),
-            active: true,
-            window: false,
-        },
-        other => other.clone(),
-    };
     let place = format!(" in {}", super::group_said(group));
-    opened_there(
-        view,
-        &fresh,
-        options,
-        &[("groupId", group.id.into())],
-        &place,
-    )
+    opened_anew(view, open, options, &[("groupId", group.id.into())], &place)
 }
 
 /// A fresh tab in another window, as in a group: a site or tab name
@@ -243,6 +229,25 @@ pub fn open_in_window(
             None => return Err(not_found(no_window(view, n))),
         },
     };
+    opened_anew(
+        view,
+        open,
+        options,
+        &[("windowId", window_id.into())],
+        &place,
+    )
+}
+
+/// As [`opened_there`], a site or tab name opened anew rather than
+/// switched to: the tab that has it is elsewhere (another group, another
+/// window).
+fn opened_anew(
+    view: &View,
+    open: &Intent,
+    options: &Options,
+    fields: &[(&str, serde_json::Value)],
+    place: &str,
+) -> Result<Step, Refusal> {
     let fresh = match open {
         Intent::Open(words) => Intent::OpenNew {
             words: words.clone(),
@@ -251,13 +256,7 @@ pub fn open_in_window(
         },
         other => other.clone(),
     };
-    opened_there(
-        view,
-        &fresh,
-        options,
-        &[("windowId", window_id.into())],
-        &place,
-    )
+    opened_there(view, &fresh, options, fields, place)
 }
 
 /// What `open` plans, with `fields` set on the tabs it creates and the
