@@ -5,6 +5,7 @@ use crate::interpret::parse::{Intent, Target};
 use crate::interpret::resolve::View;
 use crate::interpret::Options;
 use crate::log::Call;
+use crate::tab_state::Tab;
 use crate::tools::args::{MuteTabsArgs, PinTabsArgs, ReloadTabsArgs, TabIdArgs, TabIdsArgs};
 use crate::tools::ToolCall;
 
@@ -36,66 +37,66 @@ fn some_already(view: &View, named: &[i64], changed: &[i64], state: &str) -> Str
 }
 
 pub fn mute(view: &View, target: &Target, mute: bool) -> Result<Step, Refusal> {
-    let mut step = Step::default();
-    let r = target_ids(view, target)?;
-    let ids: Vec<i64> = r
-        .ids
-        .iter()
-        .copied()
-        .filter(|id| view.tab(*id).is_some_and(|t| t.muted != mute))
-        .collect();
     let verb = if mute { "muted" } else { "unmuted" };
-    if ids.is_empty() {
-        step.reply = already(view, &r.ids, verb);
-        // Named, if unchanged: "unmute slack and mute the rest" spares it.
-        step.touched = r.ids;
-    } else {
-        step.calls.push(Call::mute_tabs(MuteTabsArgs {
-            tab_ids: ids.clone(),
-            muted: Some(mute),
-        }));
-        step.reply = format!(
-            "{} {}{}.",
-            capitalized(verb),
-            tabs_said(view, &ids),
-            some_already(view, &r.ids, &ids, verb)
-        );
-        // All the tabs named: "pin gmail and slack and move them to
-        // window 2" moves Gmail, pinned already, too.
-        step.touched = r.ids;
-    }
-    Ok(step)
+    set_flag(
+        view,
+        target,
+        verb,
+        |t| t.muted == mute,
+        |ids| {
+            Call::mute_tabs(MuteTabsArgs {
+                tab_ids: ids,
+                muted: Some(mute),
+            })
+        },
+    )
 }
 
 pub fn pin(view: &View, target: &Target, pin: bool) -> Result<Step, Refusal> {
+    let verb = if pin { "pinned" } else { "unpinned" };
+    set_flag(
+        view,
+        target,
+        verb,
+        |t| t.pinned == pin,
+        |ids| {
+            Call::pin_tabs(PinTabsArgs {
+                tab_ids: ids,
+                pinned: Some(pin),
+            })
+        },
+    )
+}
+
+/// Mute or pin: the tabs named that are not so already change (`is_set`
+/// says which are), by the call `change` makes for them.
+fn set_flag(
+    view: &View,
+    target: &Target,
+    verb: &str,
+    is_set: impl Fn(&Tab) -> bool,
+    change: impl FnOnce(Vec<i64>) -> Call,
+) -> Result<Step, Refusal> {
     let mut step = Step::default();
     let r = target_ids(view, target)?;
-    let ids: Vec<i64> = r
-        .ids
-        .iter()
-        .copied()
-        .filter(|id| view.tab(*id).is_some_and(|t| t.pinned != pin))
+    let ids: Vec<i64> = (r.ids.iter().copied())
+        .filter(|id| view.tab(*id).is_some_and(|t| !is_set(t)))
         .collect();
-    let verb = if pin { "pinned" } else { "unpinned" };
     if ids.is_empty() {
         step.reply = already(view, &r.ids, verb);
-        // Named, if unchanged: "unmute slack and mute the rest" spares it.
-        step.touched = r.ids;
     } else {
-        step.calls.push(Call::pin_tabs(PinTabsArgs {
-            tab_ids: ids.clone(),
-            pinned: Some(pin),
-        }));
         step.reply = format!(
             "{} {}{}.",
             capitalized(verb),
             tabs_said(view, &ids),
             some_already(view, &r.ids, &ids, verb)
         );
-        // All the tabs named: "pin gmail and slack and move them to
-        // window 2" moves Gmail, pinned already, too.
-        step.touched = r.ids;
+        step.calls.push(change(ids));
     }
+    // All the tabs named, changed or not: "unmute slack and mute the rest"
+    // spares it; "pin gmail and slack and move them to window 2" moves
+    // Gmail, pinned already, too.
+    step.touched = r.ids;
     Ok(step)
 }
 
