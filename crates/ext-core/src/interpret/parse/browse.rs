@@ -195,27 +195,12 @@ fn reader_view(w: Words) -> Option<BrowseAction> {
 /// "go back twice", "go back two pages", "forward 3 times": a step through
 /// history, and how many when more than one.
 fn history_steps(w: Words) -> Option<(BrowseAction, Option<f64>)> {
-    const COUNTED: &[&str] = &["pages", "times", "steps"];
-    let counted = |i: usize| -> Option<f64> {
-        match w[i].as_str() {
-            "twice" => Some(2.0),
-            "thrice" => Some(3.0),
-            x => number(x)
-                .filter(|_| w.get(i + 1).is_some_and(|n| COUNTED.contains(&n.as_str())))
-                .map(|n| n as f64),
-        }
-    };
-    let Some((at, times)) = (0..w.len()).find_map(|i| Some((i, counted(i)?))) else {
+    let Some((at, times, said)) = count_said(w, &["pages", "times", "steps"]) else {
         return history_step(w).map(|a| (a, None));
-    };
-    let said = if w[at] == "twice" || w[at] == "thrice" {
-        1
-    } else {
-        2
     };
     let rest: Vec<String> = [&w[..at], &w[at + said..]].concat();
     let a = history_step(&rest)?;
-    Some((a, (times > 1.0).then_some(times)))
+    Some((a, (times > 1).then_some(times as f64)))
 }
 
 /// "back", "go back a page", "go forward".

@@ -3,6 +3,7 @@
 
 use super::super::text::{number, ordinal};
 use super::intent::{Destination, Intent, Scope, Selector, Target};
+use super::place::two_tabs;
 use super::target::{target, target_or_active};
 use super::window_scope::scope_of;
 use super::words::*;
@@ -283,17 +284,8 @@ fn together(w: Words, rest: Words) -> Option<Intent> {
 fn beside(rest: Words) -> Option<Intent> {
     // "put slack between youtube and jira".
     if let Some(at) = find(rest, "between") {
-        let (first, second) = rest[at + 1..].split_at(find(&rest[at + 1..], "and")?);
-        let second = &second[1..];
-        if first.is_empty() || second.is_empty() {
-            return None;
-        }
-        let one = |w: Words| {
-            let mut tab = target(w);
-            tab.singular = true;
-            Box::new(tab)
-        };
-        let between = Destination::Between(one(first), one(second));
+        let (first, second) = two_tabs(&rest[at + 1..])?;
+        let between = Destination::Between(first, second);
         return Some(Intent::Move(target_or_active(&rest[..at]), between));
     }
     let (at, len, after) = rest
@@ -344,19 +336,10 @@ fn places_aside(rest: Words) -> Option<(Words, Destination)> {
     const SIDE: &[&str] = &[
         "to", "the", "over", "further", "more", "left", "right", "twice", "thrice",
     ];
-    let (at, n, said) = (rest.iter().enumerate()).find_map(|(i, x)| {
-        let next_is_place = rest
-            .get(i + 1)
-            .is_some_and(|p| PLACES.contains(&p.as_str()));
-        match x.as_str() {
-            "twice" => Some((i, 2, 1)),
-            "thrice" => Some((i, 3, 1)),
-            x => Some((i, number(x).filter(|_| next_is_place)?, 2)),
-        }
-    })?;
-    let (what, side) = match rest[at].as_str() {
+    let (at, n, said) = count_said(rest, PLACES)?;
+    let (what, side) = match said {
         // "this left twice": the side before the count.
-        "twice" | "thrice" => {
+        1 => {
             let side_at = rest[..at]
                 .iter()
                 .rposition(|x| x == "left" || x == "right")?;

@@ -83,9 +83,14 @@ pub(super) fn between(w: &[String]) -> Option<(Box<Target>, Box<Target>)> {
     if !w[..at].iter().all(|x| said.contains(&x.as_str())) {
         return None;
     }
-    let rest = &w[at + 1..];
-    let and = rest.iter().position(|x| x == "and")?;
-    let (first, second) = (&rest[..and], &rest[and + 1..]);
+    two_tabs(&w[at + 1..])
+}
+
+/// "youtube and jira", as "between" says them: one tab each side of
+/// "and" (the tabs between them, or the place a tab moves to).
+pub(super) fn two_tabs(w: &[String]) -> Option<(Box<Target>, Box<Target>)> {
+    let and = w.iter().position(|x| x == "and")?;
+    let (first, second) = (&w[..and], &w[and + 1..]);
     if first.is_empty() || second.is_empty() {
         return None;
     }

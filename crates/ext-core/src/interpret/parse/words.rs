@@ -26,6 +26,21 @@ pub fn ends<'a>(w: Words<'a>, phrase: &[&str]) -> Option<Words<'a>> {
         .then(|| &w[..cut])
 }
 
+/// A count said somewhere in `w`: "twice", "thrice", or a number before
+/// one of `units` ("3 times", "two pages"). Where it starts, the count,
+/// and how many words say it.
+pub fn count_said(w: Words, units: &[&str]) -> Option<(usize, i64, usize)> {
+    (0..w.len()).find_map(|i| match w[i].as_str() {
+        "twice" => Some((i, 2, 1)),
+        "thrice" => Some((i, 3, 1)),
+        x => {
+            let n = super::super::text::number(x)?;
+            w.get(i + 1).filter(|u| units.contains(&u.as_str()))?;
+            Some((i, n, 2))
+        }
+    })
+}
+
 pub fn verb<'a>(w: Words<'a>, verbs: &[&[&str]]) -> Option<Words<'a>> {
     verbs.iter().find_map(|v| starts(w, v))
 }
