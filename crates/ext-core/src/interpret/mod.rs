@@ -291,7 +291,13 @@ fn sure_reading(heard: &str, state: &State, options: &Options) -> Option<(String
 
 /// A plan for a reading of what was heard, its reply saying so.
 fn heard_as(meant: &str, mended: Plan) -> Plan {
-    let note = format!("(Heard as “{}”.)", meant.replace(" ,", ","));
+    read_as("Heard", meant, mended)
+}
+
+/// A plan for another reading of a command, its reply (and question)
+/// saying how it was read: "(Heard as “…”.)", "(Read as “…”.)".
+fn read_as(how: &str, meant: &str, mended: Plan) -> Plan {
+    let note = format!("({how} as “{}”.)", meant.replace(" ,", ","));
     Plan {
         reply: format!("{note} {}", mended.reply),
         question: mended.question.map(|q| format!("{note} {q}")),

@@ -4,7 +4,7 @@
 //! title or address are mended, and only to a command word one slip away
 //! (see [`text::close_enough`]).
 
-use super::{parse, plan_words, text, Options, Plan};
+use super::{parse, plan_words, read_as, text, Options, Plan};
 use crate::error::ErrorCode;
 use crate::tab_state::State;
 
@@ -27,12 +27,7 @@ pub fn plan(input: &str, state: &State, options: &Options) -> Plan {
     if mended.error.is_some() {
         return first;
     }
-    let note = format!("(Read as “{}”.)", meant.replace(" ,", ","));
-    Plan {
-        reply: format!("{note} {}", mended.reply),
-        question: mended.question.map(|q| format!("{note} {q}")),
-        ..mended
-    }
+    read_as("Read", &meant, mended)
 }
 
 /// Words of commands besides their verbs.
