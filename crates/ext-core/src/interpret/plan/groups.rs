@@ -3,7 +3,7 @@
 
 use super::{capitalized, group_said, not_found, plural, refused, target_ids, Refusal, Step};
 use crate::interpret::parse::{GroupWhich, Selector, Target};
-use crate::interpret::resolve::{find_group, View};
+use crate::interpret::resolve::{find_group, in_strip_order, View};
 use crate::interpret::sites;
 use crate::log::Call;
 use crate::tab_state::{Color, Group, Tab};
@@ -447,16 +447,10 @@ pub fn ungroup_tabs(
 /// go (undo makes them again). Every group ("merge all my groups") joins
 /// the one first in the tab strip.
 pub fn merge(view: &View, which: &GroupWhich) -> Result<Step, Refusal> {
-    let mut groups = groups_meant(view, which)?;
-    if matches!(which, GroupWhich::All) {
-        let first_tab = |g: &Group| {
-            (view.state.tabs.iter())
-                .filter(|t| t.group_id == g.id)
-                .map(|t| (view.window_number(t.window_id), t.index))
-                .min()
-        };
-        groups.sort_by_key(|g| first_tab(g));
-    }
+    let groups = match which {
+        GroupWhich::All => in_strip_order(view.state, view),
+        _ => groups_meant(view, which)?,
+    };
     let (kept, others) = match groups.split_first() {
         None => return Err(not_found("There are no tab groups.")),
         Some((_, [])) if matches!(which, GroupWhich::All) => {

@@ -3,7 +3,7 @@
 
 use super::{not_found, plural, refused, Refusal, Step};
 use crate::interpret::parse::{GroupWhich, Scope, SortKey};
-use crate::interpret::resolve::{find_group, View};
+use crate::interpret::resolve::{find_group, in_strip_order, View};
 use crate::interpret::sites;
 use crate::log::Call;
 use crate::tab_state::{Group, Tab};
@@ -99,8 +99,9 @@ pub fn sort_groups(view: &View, scope: Scope, by_name: bool) -> Result<Step, Ref
             "Groups are put in order by their names only: say 'sort the groups by name'.",
         ));
     }
+    // Each window's groups, in tab-strip order.
     let mut windows: BTreeMap<i64, Vec<&Group>> = BTreeMap::new();
-    for g in &view.state.groups {
+    for g in in_strip_order(view.state, view) {
         if view.in_scope(scope).iter().any(|t| t.group_id == g.id) {
             windows.entry(g.window_id).or_default().push(g);
         }
@@ -121,8 +122,7 @@ pub fn sort_groups(view: &View, scope: Scope, by_name: bool) -> Result<Step, Ref
     let first_index = |g: &Group| tabs_of(g).first().map_or(i64::MAX, |t| t.index);
     let mut step = Step::default();
     let mut sorted = 0;
-    for groups in windows.values_mut().filter(|gs| gs.len() > 1) {
-        groups.sort_by_key(|g| first_index(g));
+    for groups in windows.values().filter(|gs| gs.len() > 1) {
         let mut start = first_index(groups[0]);
         let mut order = groups.clone();
         order.sort_by_cached_key(|g| g.title.to_lowercase());

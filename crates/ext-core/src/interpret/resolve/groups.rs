@@ -96,6 +96,20 @@ pub fn find_group<'a>(
     }
 }
 
+/// Every group in tab-strip order: window by window (as "window 2"
+/// numbers them), then where each group's first tab is.
+pub fn in_strip_order<'a>(state: &'a State, view: &View) -> Vec<&'a Group> {
+    let first_tab = |g: &Group| {
+        (state.tabs.iter())
+            .filter(|t| t.group_id == g.id)
+            .map(|t| t.index)
+            .min()
+    };
+    let mut groups: Vec<&Group> = state.groups.iter().collect();
+    groups.sort_by_key(|g| (view.window_number(g.window_id), first_tab(g)));
+    groups
+}
+
 /// "the first group", "the last group", "the second group": a group by
 /// its place among this window's groups (none: the words say no place).
 fn at_place<'a>(
@@ -111,16 +125,9 @@ fn at_place<'a>(
         },
         _ => return Ok(None),
     };
-    let first_tab = |g: &Group| {
-        (state.tabs.iter())
-            .filter(|t| t.group_id == g.id)
-            .map(|t| t.index)
-            .min()
-    };
-    let mut here: Vec<&Group> = (state.groups.iter())
+    let here: Vec<&Group> = (in_strip_order(state, view).into_iter())
         .filter(|g| g.window_id == view.focused_window)
         .collect();
-    here.sort_by_key(|g| first_tab(g));
     let at = if nth < 0 {
         here.len().checked_sub(1)
     } else {

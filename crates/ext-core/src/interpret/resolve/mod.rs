@@ -8,7 +8,7 @@ use crate::tab_state::{State, Tab, NO_GROUP};
 mod groups;
 mod names;
 
-pub use groups::find_group;
+pub use groups::{find_group, in_strip_order};
 use names::{group_named, match_each_site, name_label};
 pub use names::{match_bookmarks, match_tabs, words_of};
 
@@ -246,11 +246,9 @@ pub fn resolve(view: &View, target: &Target) -> Result<Resolved, String> {
                 tabs.sort_by_key(|t| (t.window_id, t.index));
                 at_positions(&tabs, positions).map_err(|_| {
                     format!(
-                        "There {} only {} {} tab{}.",
+                        "There {} only {}.",
                         if tabs.len() == 1 { "is" } else { "are" },
-                        tabs.len(),
-                        r.label,
-                        if tabs.len() == 1 { "" } else { "s" }
+                        crate::text::plural(tabs.len(), &format!("{} tab", r.label))
                     )
                 })?
             }
@@ -298,10 +296,7 @@ fn at_positions(tabs: &[&Tab], positions: &[Position]) -> Result<Vec<i64>, i64> 
 
 /// "There is no tab 9 in this window; it has 7 tabs."
 fn no_tab_at(i: i64, there: &str, n: usize) -> String {
-    format!(
-        "There is no tab {i} {there}; it has {}.",
-        crate::text::plural(n, "tab")
-    )
+    format!("There is no tab {i} {there}; it has {}.", plural_tabs(n))
 }
 
 /// The tabs a selector means within a scope. `strict`: a name that matches
@@ -783,7 +778,6 @@ fn on_side(window: Vec<&Tab>, at: i64, right: bool, limit: Option<usize>) -> Vec
     }
 }
 
-/// The `n` tabs nearest to index `at`, in strip order.
 /// The one tab a reference means, with how it was said.
 fn one_named<'a>(view: &View<'a>, target: &Target) -> Result<(Resolved, &'a Tab), String> {
     let reference = resolve(view, target)?;
@@ -802,6 +796,7 @@ fn plural_tabs(n: usize) -> String {
     crate::text::plural(n, "tab")
 }
 
+/// The `n` tabs nearest to index `at`, in strip order.
 fn nearest_first(mut tabs: Vec<&Tab>, at: i64, n: usize) -> Vec<&Tab> {
     tabs.sort_by_key(|t| (t.index - at).abs());
     tabs.truncate(n);
