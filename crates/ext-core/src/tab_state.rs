@@ -268,3 +268,17 @@ pub enum PageScript {
         resume_only: bool,
     },
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Color;
+
+    /// `Color::name` says each color as the tools' JSON (Firefox's
+    /// `tabGroups` names) does.
+    #[test]
+    fn color_names_are_the_serialized_ones() {
+        for c in Color::ALL {
+            assert_eq!(serde_json::to_value(c).unwrap(), c.name(), "{c:?}");
+        }
+    }
+}

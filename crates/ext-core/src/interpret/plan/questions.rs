@@ -6,7 +6,7 @@ use crate::interpret::parse::{GroupWhich, Scope, Selector, Target};
 use crate::interpret::resolve::{find_group, resolve, spoken_list, where_said, Resolved, View};
 use crate::interpret::sites;
 use crate::log::Call;
-use crate::tab_state::Tab;
+use crate::tab_state::{Group, Tab};
 use crate::text::{ago, clip, page_key};
 use crate::tools::args::{ListTabsArgs, NoArgs, WindowArgs};
 use crate::tools::ToolCall;
@@ -581,18 +581,14 @@ pub fn list_groups(view: &View) -> Step {
         } else {
             // Each with what the tab strip shows of it: "which groups are
             // collapsed", "what color is the news group" are answered so.
-            let several_windows = view.state.windows.len() > 1;
             let said: Vec<String> = (groups.iter())
                 .map(|g| {
-                    let tabs = (view.state.tabs.iter())
-                        .filter(|t| t.group_id == g.id)
-                        .count();
+                    let (tabs, window) = group_facts(view, g);
                     let mut about = vec![g.color.name().to_string(), plural(tabs, "tab")];
                     if g.collapsed {
                         about.push("collapsed".into());
                     }
-                    if several_windows && g.window_id != view.focused_window {
-                        let n = view.window_number(g.window_id).unwrap_or(0);
+                    if let Some(n) = window {
                         about.push(format!("in window {n}"));
                     }
                     let title = if g.title.trim().is_empty() {
@@ -613,17 +609,9 @@ pub fn list_groups(view: &View) -> Step {
 /// group's color, fold, tabs and window.
 pub fn describe_group(view: &View, which: &GroupWhich) -> Result<Step, Refusal> {
     let g = find_group(view.state, which, view).map_err(not_found)?;
-    let tabs = (view.state.tabs.iter())
-        .filter(|t| t.group_id == g.id)
-        .count();
+    let (tabs, window) = group_facts(view, g);
     let fold = if g.collapsed { "collapsed" } else { "expanded" };
-    let window = match view.state.windows.len() > 1 && g.window_id != view.focused_window {
-        true => format!(
-            ", in window {}",
-            view.window_number(g.window_id).unwrap_or(0)
-        ),
-        false => String::new(),
-    };
+    let window = window.map_or(String::new(), |n| format!(", in window {n}"));
     Ok(Step {
         calls: vec![Call::list_groups(WindowArgs { window_id: None })],
         reply: format!(
@@ -634,4 +622,15 @@ pub fn describe_group(view: &View, which: &GroupWhich) -> Result<Step, Refusal> 
         ),
         ..Step::default()
     })
+}
+
+/// What the tab strip shows of a group besides its look: how many tabs
+/// it has, and the number of its window when that is not this one.
+fn group_facts(view: &View, g: &Group) -> (usize, Option<i64>) {
+    let tabs = (view.state.tabs.iter())
+        .filter(|t| t.group_id == g.id)
+        .count();
+    let elsewhere = view.state.windows.len() > 1 && g.window_id != view.focused_window;
+    let window = elsewhere.then(|| view.window_number(g.window_id).unwrap_or(0));
+    (tabs, window)
 }
