@@ -115,33 +115,12 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
             step.reply = format!("Moved {} to the end.", moved_said(view, &r.ids));
             (None, -1)
         }
-        Destination::Left if first.index == 0 => {
-            step.reply = format!(
-                "{} is first already.",
-                capitalized(&moved_said(view, &r.ids))
-            );
-            return Ok(step);
-        }
-        Destination::Right
-            if r.ids.len() == 1
-                && first.index + 1
-                    >= state
-                        .tabs
-                        .iter()
-                        .filter(|t| t.window_id == first.window_id)
-                        .count() as i64 =>
-        {
-            step.reply = format!(
-                "{} is last already.",
-                capitalized(&moved_said(view, &r.ids))
-            );
-            return Ok(step);
-        }
-        Destination::Left => {
-            step.reply = format!("Moved {} left.", moved_said(view, &r.ids));
-            (None, (first.index - 1).max(0))
-        }
-        Destination::Places { right, n } => {
+        // One place is "left" or "right", as said.
+        Destination::Left | Destination::Right | Destination::Places { .. } => {
+            let (right, n) = match *dest {
+                Destination::Places { right, n } => (right, n),
+                _ => (*dest == Destination::Right, 1),
+            };
             // Pinned tabs stay among the pinned, the others after them.
             let window: Vec<&Tab> = (state.tabs.iter())
                 .filter(|t| t.window_id == first.window_id)
@@ -152,13 +131,13 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
                 false => (pinned, window.len() as i64 - 1),
             };
             let high = (high - (r.ids.len() as i64 - 1)).max(low);
-            let to = if *right {
+            let to = if right {
                 first.index + n
             } else {
                 first.index - n
             };
             let to = to.clamp(low, high);
-            if to == first.index && first.pinned && *right {
+            if to == first.index && first.pinned && right {
                 step.reply = format!(
                     "{} is the last pinned tab; Firefox keeps pinned tabs first.",
                     capitalized(&moved_said(view, &r.ids))
@@ -166,25 +145,24 @@ pub fn move_tabs(view: &View, target: &Target, dest: &Destination) -> Result<Ste
                 return Ok(step);
             }
             if to == first.index {
-                let edge = if *right { "last" } else { "first" };
+                let edge = if right { "last" } else { "first" };
                 step.reply = format!(
                     "{} is {edge} already.",
                     capitalized(&moved_said(view, &r.ids))
                 );
                 return Ok(step);
             }
-            let side = if *right { "right" } else { "left" };
+            let side = if right { "right" } else { "left" };
             let moved = (to - first.index).abs();
-            step.reply = format!(
-                "Moved {} {} to the {side}.",
-                moved_said(view, &r.ids),
-                crate::text::plural(moved as usize, "place")
-            );
+            step.reply = match n {
+                1 => format!("Moved {} {side}.", moved_said(view, &r.ids)),
+                _ => format!(
+                    "Moved {} {} to the {side}.",
+                    moved_said(view, &r.ids),
+                    crate::text::plural(moved as usize, "place")
+                ),
+            };
             (None, to)
-        }
-        Destination::Right => {
-            step.reply = format!("Moved {} right.", moved_said(view, &r.ids));
-            (None, first.index + 1)
         }
         Destination::Beside { tab, after } => {
             let reference = one_tab(view, tab, false)?;
