@@ -54,6 +54,7 @@ fn the_spoken_command_corpus_passes_typed() {
 #[test]
 fn the_unseen_spoken_commands_pass_typed() {
     spoken_commands_pass_typed("speech-unseen", 50);
+    spoken_commands_pass_typed("speech-fresh", 50);
 }
 
 fn spoken_commands_pass_typed(dir: &str, at_least: usize) {

@@ -3,6 +3,7 @@
 //!              [--corpus target/speech-corpus] [--dir tests/speech] [--misses]
 //!              [--jobs N] [--held-out DIR --held-out-model DIR …]
 //!              [--unseen DIR --unseen-dir tests/speech-unseen --unseen-model DIR …]
+//!              [--fresh DIR --fresh-dir tests/speech-fresh --fresh-model DIR …]
 //!              [--quieter DB --quieter-model DIR …]
 //!              [--noise SNR --noise-model DIR …]
 //!
@@ -22,6 +23,9 @@
 //! pool of rows. `--unseen DIR` is the recordings of other sentences over
 //! other tabs (`--unseen-dir`, written after the mends were measured):
 //! each `--unseen-model` gets a row there, labelled `unseen=…`.
+//! `--fresh DIR` is a third such set (`--fresh-dir`), written after the
+//! mends fitted to the unseen set: each `--fresh-model` gets a row there,
+//! labelled `fresh=…`.
 //! `--quieter DB`: each `--quieter-model` gets a row on the corpus played
 //! DB dB quieter, as from a microphone set low (Firefox's automatic gain is
 //! off), labelled `DBdB-quieter=…`.
@@ -135,6 +139,8 @@ fn run() -> Result<(), String> {
     let (mut held_out, mut held_out_models) = (None, Vec::new());
     let (mut unseen, mut unseen_models) = (None, Vec::new());
     let mut unseen_dir = PathBuf::from("tests/speech-unseen");
+    let (mut fresh, mut fresh_models) = (None, Vec::new());
+    let mut fresh_dir = PathBuf::from("tests/speech-fresh");
     let (mut quieter, mut quieter_models) = (None, Vec::new());
     let (mut noise, mut noise_models) = (None, Vec::new());
     // What this row's corpus is, when not the main one (see `rows_side_by_side`).
@@ -164,6 +170,9 @@ fn run() -> Result<(), String> {
             "--unseen" => unseen = Some(PathBuf::from(value()?)),
             "--unseen-dir" => unseen_dir = value()?.into(),
             "--unseen-model" => unseen_models.push(PathBuf::from(value()?)),
+            "--fresh" => fresh = Some(PathBuf::from(value()?)),
+            "--fresh-dir" => fresh_dir = value()?.into(),
+            "--fresh-model" => fresh_models.push(PathBuf::from(value()?)),
             "--quieter" => quieter = Some(decibels(&arg, &value()?)?),
             "--quieter-model" => quieter_models.push(PathBuf::from(value()?)),
             "--noise" => noise = Some(decibels(&arg, &value()?)?),
@@ -191,6 +200,9 @@ fn run() -> Result<(), String> {
     }
     if unseen.is_some() == unseen_models.is_empty() {
         return Err("--unseen DIR and --unseen-model DIR go together".into());
+    }
+    if fresh.is_some() == fresh_models.is_empty() {
+        return Err("--fresh DIR and --fresh-model DIR go together".into());
     }
     if !one && quieter.is_some() == quieter_models.is_empty() {
         return Err("--quieter DB and --quieter-model DIR go together".into());
@@ -276,6 +288,13 @@ fn run() -> Result<(), String> {
             &unseen_models,
             &unseen_dir,
             Some("unseen"),
+            Playback::AsSaid,
+        ),
+        (
+            fresh.as_ref(),
+            &fresh_models,
+            &fresh_dir,
+            Some("fresh"),
             Playback::AsSaid,
         ),
         (
@@ -403,7 +422,8 @@ struct Row<'a> {
     corpus: &'a PathBuf,
     /// …and the sentences and tabs they say (`--dir`).
     dir: &'a PathBuf,
-    /// Which corpus it is, if not the main one: `held-out`, `unseen`.
+    /// Which corpus it is, if not the main one: `held-out`, `unseen`,
+    /// `fresh`.
     label: Option<&'static str>,
     /// How its recordings are played.
     playback: Playback,
