@@ -3,9 +3,10 @@
 use super::{not_found, one_call, one_tab, title, window_ids, Refusal, Step};
 use crate::error::ErrorCode;
 use crate::interpret::parse::{Selector, Target, WindowRef};
-use crate::interpret::resolve::View;
+use crate::interpret::resolve::{match_tabs, names_several_sites, spoken_list, View};
 use crate::interpret::sites;
 use crate::log::Call;
+use crate::tab_state::Tab;
 use crate::tools::args::TabIdArgs;
 use crate::tools::ToolCall;
 
@@ -51,6 +52,15 @@ fn switch_to(view: &View, target: &Target) -> Result<Step, Refusal> {
             reply: "Say which tab to switch to.".into(),
         });
     }
+    // "switch to trello guardian": two sites, one tab to go to. Spoken,
+    // two names with no verb ("Trello, The Guardian" for "reload the
+    // guardian") are a command misheard, not a switch to the later one.
+    if let Some(names) = several_tabs_named(view, target) {
+        return Err(Refusal {
+            code: ErrorCode::InvalidArgs,
+            reply: format!("{names} are different tabs. Say which one to switch to."),
+        });
+    }
     let id = one_tab(view, target, false)?;
     // "go to this tab", "go to here": nothing to go to. Spoken, it is most
     // often a name misheard ("go to here" for "go to Jira"), which, as a
@@ -70,8 +80,41 @@ fn switch_to(view: &View, target: &Target) -> Result<Step, Refusal> {
     ))
 }
 
+/// How to speak of the names of `target`, when they are several names,
+/// or words each another site's, that are not all one tab.
+fn several_tabs_named(view: &View, target: &Target) -> Option<String> {
+    let Selector::Named(names) = &target.selector else {
+        return None;
+    };
+    let tabs: Vec<&Tab> = view.state.tabs.iter().collect();
+    let said: Vec<String> = match names.as_slice() {
+        [words] if names_several_sites(words, &tabs) => words.clone(),
+        [_] => return None,
+        names => {
+            let found: Vec<Vec<i64>> = names
+                .iter()
+                .map(|words| match_tabs(words, &tabs))
+                .filter(|found| !found.is_empty())
+                .collect();
+            if !found.iter().any(|f| *f != found[0]) {
+                return None;
+            }
+            names.iter().map(|words| words.join(" ")).collect()
+        }
+    };
+    let quoted: Vec<String> = said.iter().map(|w| format!("'{w}'")).collect();
+    Some(spoken_list(&quoted))
+}
+
 /// A bare word that names no tab was probably not a name at all.
 pub fn bare(view: &View, target: &Target) -> Result<Step, Refusal> {
+    // "slack, jira": no tab to switch to, and no verb to guess.
+    if let Some(names) = several_tabs_named(view, target) {
+        return Err(Refusal {
+            code: ErrorCode::UnknownCommand,
+            reply: format!("{names} are different tabs. Say what to do with them."),
+        });
+    }
     switch_to(view, target).map_err(|r| Refusal {
         code: ErrorCode::UnknownCommand,
         reply: format!(

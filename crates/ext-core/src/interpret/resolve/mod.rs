@@ -10,7 +10,7 @@ mod names;
 
 pub use groups::{find_group, in_strip_order};
 use names::{group_named, match_each_site, name_label};
-pub use names::{match_bookmarks, match_tabs, words_of};
+pub use names::{match_bookmarks, match_tabs, names_several_sites, words_of};
 
 /// The browser as a command sees it: the snapshot plus who is in front.
 pub struct View<'a> {

@@ -81,6 +81,19 @@ pub(super) fn match_each_site(words: &[String], tabs: &[&Tab]) -> Vec<i64> {
     all
 }
 
+/// Whether a name's words are each another site's and not one tab's
+/// ("trello guardian"): several tabs, where one was wanted.
+pub fn names_several_sites(words: &[String], tabs: &[&Tab]) -> bool {
+    let each: Vec<Vec<i64>> = words
+        .iter()
+        .map(|w| match_site(std::slice::from_ref(w), tabs))
+        .collect();
+    words.len() >= 2
+        && match_tabs(words, tabs).is_empty()
+        && each.iter().all(|found| !found.is_empty())
+        && each.iter().any(|found| *found != each[0])
+}
+
 /// Tabs of a known site ("gmail", "hacker news") or a domain or host label
 /// ("bbc.co.uk", "kayak").
 fn match_site(words: &[String], tabs: &[&Tab]) -> Vec<i64> {
