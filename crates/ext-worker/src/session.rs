@@ -393,14 +393,21 @@ pub fn after_wake_clause(text: &str, phrase: &str) -> Option<String> {
 /// forced on it, fits: a first clause in its place must end in the
 /// phrase's last word ("K-Fox, open YouTube.com"), as in other speech a
 /// short clause before a comma is part of the command ("Mute YouTube, and
-/// pin Slack").
+/// pin Slack"). A clause of as many words as the phrase, starting with
+/// its first word and its last word with the same letter ("Hey folks,
+/// switch to ChatGPT"), is the phrase too.
 pub fn after_forced_wake(text: &str, phrase: &str) -> Option<String> {
     let (clause, _) = text.split_once(',')?;
-    let ends_like_phrase = words(clause)
+    let (clause, phrase_words) = (words(clause), words(phrase));
+    let ends_like_phrase = clause
         .last()
-        .zip(words(phrase).last())
+        .zip(phrase_words.last())
         .is_some_and(|(word, last)| close(word, last));
-    after_wake_clause(text, phrase).filter(|_| ends_like_phrase)
+    let starts_like_phrase = clause.len() == phrase_words.len()
+        && clause.first() == phrase_words.first()
+        && clause.last().and_then(|w| w.chars().next())
+            == phrase_words.last().and_then(|w| w.chars().next());
+    after_wake_clause(text, phrase).filter(|_| ends_like_phrase || starts_like_phrase)
 }
 
 #[cfg(test)]
@@ -708,5 +715,11 @@ mod tests {
         assert_eq!(rest("Switch to tab three."), None);
         assert_eq!(rest("K-Fox,"), None);
         assert_eq!(rest("The quick brown fox, jumped"), None);
+        assert_eq!(
+            rest("Hey folks, switch to ChatGPT"),
+            Some("switch to chatgpt".into())
+        );
+        assert_eq!(rest("Hey there, switch to ChatGPT"), None);
+        assert_eq!(rest("Hey, focus on the task"), None);
     }
 }
