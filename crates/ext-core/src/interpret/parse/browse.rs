@@ -30,6 +30,8 @@ pub const PHRASES: &[&str] = &[
     "page up",
     "next tab",
     "previous tab",
+    "go to the next tab",
+    "go to the previous tab",
     "reload",
     "reload this tab",
     "stop loading",
