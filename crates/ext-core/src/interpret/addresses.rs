@@ -6,10 +6,10 @@
 //! known, with the same ending, was that one. Only for speech: a typed
 //! address is opened as typed.
 
-#[cfg(doc)]
-use super::hearing::sound_distance;
-use super::hearing::{name_allowance, sound_distance_allowing};
 use super::sites::{self, base_domain, host_and_path, is_address};
+#[cfg(doc)]
+use super::sounds::sound_distance;
+use super::sounds::{name_allowance, sound_distance_allowing};
 use crate::tab_state::State;
 
 /// The words of a spoken command with its web addresses mended.
@@ -143,7 +143,7 @@ fn is_real_ending(ending: &str) -> bool {
 }
 
 /// How far apart a heard domain name and a known one sound, as
-/// [`super::hearing::sound_distance`] judges names, but a name of three sounds may be one
+/// [`super::sounds::sound_distance`] judges names, but a name of three sounds may be one
 /// sound off too ("gissib" and "jisub" for "github"), if its letters are
 /// half alike: the known domains with the same ending are few, and an
 /// address no one knows is most likely one of them misheard.

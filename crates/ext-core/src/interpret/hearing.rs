@@ -12,6 +12,7 @@
 //! - names spelled by sound ("jithab", "jessop" for GitHub; "yira", "year
 //!   a" for Jira): matched against the open tabs' sites by a sound key.
 
+use super::sounds::{name_allowance, sound_distance, sound_key};
 use super::{parse, sites};
 use crate::tab_state::State;
 
@@ -104,6 +105,9 @@ const WORDS: &[(&[&str], &[&str])] = &[
     (&["list", "tab"], &["this", "tab"]),
     (&["list", "page"], &["this", "page"]),
     (&["us", "to"], &["this", "to"]),
+    (&["side"], &["site"]),
+    (&["sight"], &["site"]),
+    (&["route"], &["group"]),
 ];
 
 /// "tab" and "tabs" as Whisper writes them in commands.
@@ -274,14 +278,47 @@ fn site_then_noise(words: &[String], names: &[String]) -> Option<Vec<String>> {
     Some(vec![verb.clone(), address])
 }
 
-/// The systematic confusions rewritten (see [`ALWAYS`]).
-pub fn always(words: &[String]) -> Vec<String> {
+/// The systematic confusions rewritten (see [`ALWAYS`]), of a command
+/// said over tabs with these `names`.
+pub fn always(words: &[String], names: &[String]) -> Vec<String> {
     if let Some((_, meant)) = WHOLE.iter().find(|(heard, _)| *heard == words) {
         return meant.iter().map(|m| m.to_string()).collect();
     }
-    let words = replace_start(words, ALWAYS).unwrap_or_else(|| words.to_vec());
-    let words = engine_by_sound(engine_at_end(replace_anywhere(&words, ALWAYS_WORDS)));
+    let words = glued_after_un(words, names);
+    let words = replace_start(&words, ALWAYS).unwrap_or(words);
+    let words = engine_by_sound(engine_at_end(replace_anywhere(
+        &this_tab(words),
+        ALWAYS_WORDS,
+    )));
     bookmark_a_tab(words)
+}
+
+/// "close this time" (said "close this tab") closed The New York Times:
+/// after "this", a word Whisper writes for "tab" is "tab", though a tab's
+/// title has it. Nobody says "this times" for a tab of that name.
+fn this_tab(mut words: Vec<String>) -> Vec<String> {
+    for i in 1..words.len() {
+        if words[i - 1] == "this" && TAB.contains(&words[i].as_str()) {
+            words[i] = "tab".into();
+        }
+    }
+    words
+}
+
+/// "and Pintrello" (said "unpin trello"): the "un" heard as a word of its
+/// own, and the command word run into the name. Split, so that "and pin"
+/// reads as "unpin"; else "and" is dropped as a filler, and "pin trello"
+/// pins what is pinned already.
+fn glued_after_un(words: &[String], names: &[String]) -> Vec<String> {
+    match words {
+        [first, second, rest @ ..] if ALWAYS.iter().any(|(heard, _)| heard[0] == first) => {
+            let mut out = vec![first.clone()];
+            out.extend(glued_verbs(std::slice::from_ref(second), names));
+            out.extend(rest.iter().cloned());
+            out
+        }
+        _ => words.to_vec(),
+    }
 }
 
 /// "search with kipedia for borrow checker": a search whose words between
@@ -304,8 +341,21 @@ fn engine_by_sound(mut words: Vec<String>) -> Vec<String> {
     {
         return words;
     }
-    let engines = parse::search::ENGINE_WORDS.iter().copied();
-    if let Some(engine) = closest_by_sound(&span.concat(), engines) {
+    // Sound alone: the place says an engine was named, and the letters of
+    // a name heard as several words are far from its own ("with kpd").
+    let heard = sound_key(&span.concat());
+    let engine = parse::search::ENGINE_WORDS
+        .iter()
+        .copied()
+        .filter_map(|engine| {
+            let key = sound_key(engine);
+            let edits = strsim::levenshtein(&heard, &key);
+            let allowed = name_allowance(heard.chars().count(), key.chars().count());
+            (heard.chars().count() >= 3 && edits <= allowed).then_some((edits, engine))
+        })
+        .min_by_key(|(edits, _)| *edits)
+        .map(|(_, engine)| engine);
+    if let Some(engine) = engine {
         words.splice(1..for_at, [engine.to_string()]);
     }
     words
@@ -325,9 +375,12 @@ fn closest_by_sound(
 
 /// "Bookmarks the Figma tab" for "bookmark the Figma tab": the "th" of
 /// "the" runs into "bookmark" as an "s", and the words searched the
-/// bookmarks for "figma tab". Nobody searches bookmarks for a tab: a
-/// first clause that starts with "bookmarks" and ends on "tab" bookmarks
-/// it, unless it says what to look for ("bookmarks about tabs").
+/// bookmarks for "figma tab". "Bing, look at it, tab" for "pin the ChatGPT
+/// tab" searched Bing: "b" is how Whisper hears a "p" at the start ("bin"
+/// for "pin"). Nobody searches the bookmarks or the web for a tab: a first
+/// clause that starts with "bookmarks" or "bing" and ends on "tab" (or
+/// "tabs", for bookmarks) bookmarks or pins it, unless it says what to
+/// look for ("bookmarks about tabs").
 fn bookmark_a_tab(mut words: Vec<String>) -> Vec<String> {
     // Whisper's commas are pauses, not clauses.
     let clause: Vec<&str> = words
@@ -336,14 +389,23 @@ fn bookmark_a_tab(mut words: Vec<String>) -> Vec<String> {
         .take_while(|w| *w != "and")
         .filter(|w| *w != ",")
         .collect();
+    let verb = match clause.first() {
+        Some(&"bookmarks") => "bookmark",
+        Some(&"bing") => "pin",
+        _ => return words,
+    };
+    let ends = if verb == "pin" {
+        &["tab"][..]
+    } else {
+        &["tab", "tabs"][..]
+    };
     if clause.len() >= 3
-        && clause[0] == "bookmarks"
         && !clause
             .iter()
             .any(|w| parse::bookmarks::TOPIC_WORDS.contains(w))
-        && clause.last().is_some_and(|w| ["tab", "tabs"].contains(w))
+        && clause.last().is_some_and(|w| ends.contains(w))
     {
-        words[0] = "bookmark".into();
+        words[0] = verb.into();
     }
     words
 }
@@ -652,6 +714,16 @@ pub(super) fn by_sound(words: &[String], names: &[String]) -> Vec<(f32, Vec<Stri
                 continue;
             }
             let heard = span.concat();
+            // "Switch to Chat" for ChatGPT: Whisper writes the part of a
+            // run-together name that is a word, and drops the rest. The
+            // start of one name alone, and long enough, is as sure as a
+            // name that sounds the same.
+            if let [only] = starting_with(&heard, names).as_slice() {
+                let mut candidate = words[..start].to_vec();
+                candidate.push((*only).clone());
+                candidate.extend_from_slice(&words[start + len..]);
+                found.push((0.0, candidate));
+            }
             for name in names {
                 if let Some(distance) = sound_distance(&heard, name) {
                     let mut candidate = words[..start].to_vec();
@@ -666,98 +738,16 @@ pub(super) fn by_sound(words: &[String], names: &[String]) -> Vec<(f32, Vec<Stri
     found
 }
 
-/// How far apart `heard` and `word` sound (0: alike), when near enough to
-/// be one heard for the other: their sound keys may be one edit off for
-/// four to six sounds, two for seven or more, none when shorter, and keys
-/// that differ need the spelling at least half alike too ("slaying" sounds
-/// a bit like "slack" but is another word; "year" sounds just like "Jira").
-pub fn sound_distance(heard: &str, word: &str) -> Option<f32> {
-    sound_distance_allowing(heard, word, name_allowance)
-}
-
-/// The sound edits a name may be off by, from the lengths of the two
-/// sound keys: one for four to six sounds, two for seven or more.
-pub fn name_allowance(heard: usize, word: usize) -> usize {
-    (heard.max(word) - 1) / 3
-}
-
-/// [`sound_distance`] with the edits allowed given by `allowance` (of the
-/// two sound keys' lengths).
-pub fn sound_distance_allowing(
-    heard: &str,
-    word: &str,
-    allowance: impl Fn(usize, usize) -> usize,
-) -> Option<f32> {
-    let key = sound_key(heard);
-    let target = sound_key(word);
-    let (sounds, target_sounds) = (key.chars().count(), target.chars().count());
-    if sounds < 2 {
-        return None;
+/// The names that start with `heard` and go on for two letters or more,
+/// when it has four letters or more.
+fn starting_with<'a>(heard: &str, names: &'a [String]) -> Vec<&'a String> {
+    if heard.chars().count() < 4 {
+        return Vec::new();
     }
-    let edits = strsim::levenshtein(&key, &target);
-    let letters = strsim::normalized_levenshtein(heard, word);
-    (edits <= allowance(sounds, target_sounds) && (edits == 0 || letters >= 0.5))
-        .then(|| edits as f32 / sounds.max(target_sounds) as f32)
-}
-
-/// A word as it sounds, roughly: consonants by how they are made (b/p,
-/// d/t, g/k/c, j/y/sh/ch/tr/dr, f/v/ph, s/z), vowels dropped after the
-/// first letter, doubled sounds once.
-pub fn sound_key(word: &str) -> String {
-    let w: Vec<char> = word
-        .to_lowercase()
-        .chars()
-        .filter(|c| c.is_ascii_alphabetic())
-        .collect();
-    let mut out = String::new();
-    let mut i = 0;
-    let vowel = |c: char| "aeiou".contains(c);
-    while i < w.len() {
-        let c = w[i];
-        let next = w.get(i + 1).copied();
-        let (sound, step) = match (c, next) {
-            ('p', Some('h')) => ('F', 2),
-            ('t', Some('h')) => ('T', 2),
-            ('s', Some('h')) | ('c', Some('h')) => ('J', 2),
-            ('c', Some('k')) => ('K', 2),
-            ('g', Some('h')) => ('K', 2),
-            ('w', Some('h')) => ('W', 2),
-            // "tree", "drag": said with the tongue where "j" is ("tritab",
-            // "drag" heard for Jira).
-            ('t' | 'd', Some('r')) => ('J', 1),
-            // "euro" starts like "you" ("euro" for Jira), and so does a
-            // "u" before one consonant and a vowel ("Uro" for Jira).
-            ('e', Some('u')) if i == 0 => ('J', 2),
-            ('u', Some(c)) if i == 0 && !vowel(c) && w.get(2).is_some_and(|&v| vowel(v)) => {
-                ('J', 1)
-            }
-            ('c', Some('e' | 'i' | 'y')) => ('S', 1),
-            ('g', Some('e' | 'i' | 'y')) => ('J', 1),
-            ('b' | 'p', _) => ('P', 1),
-            ('d' | 't', _) => ('T', 1),
-            ('c' | 'k' | 'q' | 'g', _) => ('K', 1),
-            ('j', _) => ('J', 1),
-            ('y', _) if i == 0 => ('J', 1),
-            ('f' | 'v', _) => ('F', 1),
-            ('s' | 'z' | 'x', _) => ('S', 1),
-            ('h', _) => ('-', 1),
-            // After a vowel, w and y are part of it ("town", "day").
-            ('w' | 'y', _) if i > 0 && vowel(w[i - 1]) => ('-', 1),
-            (c, _) if vowel(c) || c == 'y' => {
-                if i == 0 {
-                    ('A', 1)
-                } else {
-                    ('-', 1)
-                }
-            }
-            (c, _) => (c.to_ascii_uppercase(), 1),
-        };
-        if sound != '-' && !out.ends_with(sound) {
-            out.push(sound);
-        }
-        i += step;
-    }
-    out
+    names
+        .iter()
+        .filter(|n| n.starts_with(heard) && n.len() >= heard.len() + 2)
+        .collect()
 }
 
 #[cfg(test)]
@@ -779,6 +769,10 @@ mod tests {
         )
     }
 
+    fn hearing_names() -> Vec<String> {
+        vec!["trello".into(), "spotify".into()]
+    }
+
     fn first(text: &str) -> String {
         mends(&words(text), &state())
             .first()
@@ -790,6 +784,28 @@ mod tests {
         mends(&words(text), &state())
             .iter()
             .any(|w| w.join(" ") == want)
+    }
+
+    #[test]
+    fn the_start_of_one_name_is_that_name() {
+        // "Switch to Chat" for ChatGPT: a sure mend, as a name that sounds
+        // the same is.
+        let sure = |t: &str| sure_mend(&words(t), &state()).map(|w| w.join(" "));
+        assert_eq!(sure("switch to spot"), Some("switch to spotify".into()));
+        // Too short to say which, or the start of no name.
+        assert_eq!(sure("switch to git"), None);
+        assert_eq!(sure("switch to sport"), None);
+        assert_eq!(starting_with("spotify", &["spotify".into()]).len(), 0);
+    }
+
+    #[test]
+    fn a_site_heard_as_side_or_sight_is_a_site() {
+        assert!(any("open the slack side", "open the slack site"));
+        assert!(any("open the slack sight", "open the slack site"));
+        assert!(any(
+            "rename the news route to later",
+            "rename the news group to later"
+        ));
     }
 
     #[test]
@@ -912,11 +928,17 @@ mod tests {
 
     #[test]
     fn systematic_confusions_are_rewritten_always() {
-        let w = |t: &str| always(&crate::interpret::text::raw_words(t)).join(" ");
+        let w = |t: &str| always(&crate::interpret::text::raw_words(t), &[]).join(" ");
         assert_eq!(w("and group the news group"), "ungroup the news group");
         assert_eq!(w("then group the news group"), "ungroup the news group");
         assert_eq!(w("and do that"), "undo");
         assert_eq!(w("and you"), "undo");
+        let names = hearing_names();
+        let w2 = |t: &str| always(&crate::interpret::text::raw_words(t), &names).join(" ");
+        assert_eq!(w2("and Pintrello."), "unpin trello");
+        assert_eq!(w2("the mutespotify tab"), "unmute spotify tab");
+        assert_eq!(w2("close this time"), "close this tab");
+        assert_eq!(w2("close the times tab"), "close the times tab");
         assert_eq!(w("the mute the cats tab"), "unmute the cats tab");
         assert_eq!(w("group my tabs my site"), "group my tabs by site");
         assert_eq!(w("and you close reddit"), "and you close reddit");
@@ -932,10 +954,16 @@ mod tests {
             "bookmark the figma tab and close it"
         );
         assert_eq!(w("bookmarks about tabs"), "bookmarks about tabs");
+        assert_eq!(w("Bing, look at it, tab."), "pin , look at it , tab");
+        assert_eq!(w("bing guitar tabs"), "bing guitar tabs");
         assert_eq!(w("search for cats and dogs"), "search for cats and dogs");
         assert_eq!(
             w("search with kipedia for borrow checker"),
             "search wikipedia for borrow checker"
+        );
+        assert_eq!(
+            w("search with kpd for green mountains"),
+            "search wikipedia for green mountains"
         );
         assert_eq!(
             w("search the web for borrow checker"),
@@ -946,18 +974,5 @@ mod tests {
             w("close youtube and wikipedia"),
             "close youtube and wikipedia"
         );
-    }
-
-    #[test]
-    fn sound_keys_hear_alike_what_sounds_alike() {
-        assert_eq!(sound_key("github"), sound_key("jithab"));
-        assert_eq!(sound_key("jira"), sound_key("yira"));
-        assert_eq!(sound_key("gmail"), "KML");
-        assert_eq!(sound_key("euro"), sound_key("jira"));
-        assert_eq!(sound_key("uro"), sound_key("jira"));
-        assert_ne!(sound_key("undo"), sound_key("jundo"));
-        assert_eq!(sound_key("tri"), sound_key("jira"));
-        assert_ne!(sound_key("trello"), sound_key("jira"));
-        assert_ne!(sound_key("slack"), sound_key("stack"));
     }
 }

@@ -16,6 +16,7 @@ mod plan;
 mod resolve;
 mod room_talk;
 pub mod sites;
+mod sounds;
 mod spoken_groups;
 mod typed;
 mod wanted;
@@ -215,7 +216,9 @@ pub fn plan_spoken(input: &str, guided: Option<&str>, state: &State, options: &O
 /// rewritten: systematic confusions, group names that lost their final
 /// "s", and spoken web addresses.
 fn spoken_words(input: &str, state: &State) -> Vec<String> {
-    let words = spoken_groups::group_names(&hearing::always(&text::raw_words(input)), state);
+    let names = hearing::names(state);
+    let heard = hearing::always(&text::raw_words(input), &names);
+    let words = spoken_groups::group_names(&heard, state);
     addresses::mend(&words, state)
 }
 
@@ -238,12 +241,24 @@ fn lost_a_name(reading: &str) -> bool {
 /// stack overflow" was right).
 fn drops_a_name(heard: &str, reading: &str, state: &State) -> bool {
     let names = hearing::names(state);
+    let groups: Vec<String> = state
+        .groups
+        .iter()
+        .map(|g| g.title.trim().to_lowercase())
+        .collect();
     let heard = text::words(heard);
     let read = text::words(reading);
-    let kinds = ["group", "groups", "tab", "tabs"];
+    // A tab's name before "group" names no group ("the Trello group" for
+    // the Travel group): a word misheard, which the guided hearing may
+    // mend.
+    let names_its_kind = |name: &String, kind: &str| match kind {
+        "group" | "groups" => groups.contains(name),
+        "tab" | "tabs" => names.contains(name),
+        _ => false,
+    };
     let named: Vec<&String> = heard
         .windows(2)
-        .filter(|pair| names.contains(&pair[0]) && kinds.contains(&pair[1].as_str()))
+        .filter(|pair| names_its_kind(&pair[0], &pair[1]))
         .map(|pair| &pair[0])
         .collect();
     // "the map tab" for the maps tab: a plural's "s" is often not heard.
@@ -281,6 +296,11 @@ fn sure_reading(heard: &str, state: &State, options: &Options) -> Option<(String
     let words = text::words(heard);
     let sure = |meant: Vec<String>| {
         let meant = meant.join(" ");
+        // A bare name mended ("Chat, tab") may still have lost its verb:
+        // the audio decides, as for a bare name heard.
+        if may_have_lost_a_word(&meant) {
+            return None;
+        }
         let mended = plan_words(&meant, state, options);
         (mended.error.is_none() && !mended.answers_a_question()).then_some((meant, mended))
     };

@@ -62,7 +62,7 @@ fn is_command_word(word: &str) -> bool {
 /// or groups, heard or sounding like one, and no address.
 pub fn names_nothing(input: &str, state: &State) -> bool {
     let names = hearing::names(state);
-    let heard = hearing::always(&text::words(input));
+    let heard = hearing::always(&text::words(input), &names);
     let mended = hearing::command_words_mended(&heard, &names);
     let names_something = |w: &String| {
         is_command_word(w)

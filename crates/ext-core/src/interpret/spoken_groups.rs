@@ -2,8 +2,8 @@
 //! back into the names: the end of a one-word name runs into "group". And
 //! a group's name said without "group", typed or spoken.
 
-use super::hearing::sound_distance;
 use super::parse::color;
+use super::sounds::sound_distance;
 use crate::tab_state::State;
 
 /// "Make the new group red" for "the news group": the "s" of a one-word

@@ -2,9 +2,9 @@
 //! words of titles and addresses, typos and sound-alikes allowed where
 //! the exact words match nothing.
 
-use super::super::hearing::sound_distance;
 use super::super::parse::{all_in, FUNCTION_WORDS};
 use super::super::sites::{self, host_and_path};
+use super::super::sounds::sound_distance;
 use super::super::text::close_enough;
 use crate::tab_state::{Bookmark, State, Tab};
 
