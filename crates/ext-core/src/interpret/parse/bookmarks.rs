@@ -303,7 +303,8 @@ fn says_tabs(rest: Words) -> bool {
 /// Splits "all tabs in this window into Reading" at each "in/to/under/as"
 /// into the tabs ("all tabs in this window") and the folders named after
 /// them ("Reading"). A window said after "in" or "on" says which tabs, not
-/// a folder: "save the tabs in window 2 for later".
+/// a folder: "save the tabs in window 2 for later"; so does a group said
+/// after "in": "bookmark all tabs in the travel group".
 fn tabs_and_folders(rest: Words) -> (Vec<String>, Vec<Vec<String>>) {
     const MARKS: &[&str] = &["in", "into", "to", "under", "on", "as", "inside"];
     let is_mark = |x: &String| MARKS.contains(&x.as_str());
@@ -317,7 +318,9 @@ fn tabs_and_folders(rest: Words) -> (Vec<String>, Vec<Vec<String>>) {
             .position(is_mark)
             .map_or(rest.len(), |n| at + 1 + n);
         let part = &rest[at..end];
-        if scope_of(part).is_some() && without_scope(part).is_empty() {
+        // "all tabs in the travel group": which tabs, as a window says.
+        let a_group = part[0] == "in" && part.last().is_some_and(|x| x == "group");
+        if a_group || (scope_of(part).is_some() && without_scope(part).is_empty()) {
             what.extend_from_slice(part);
         } else {
             folders.push(part.to_vec());
