@@ -21,24 +21,30 @@ fn twctl(args: &[&str]) -> Value {
 
 #[test]
 fn spoken_text_is_mended_and_typed_text_is_not() {
-    // Whisper writes "time" for "tab"; typed, "time" is a word like any.
-    let typed = twctl(&["plan", "pin this time"]);
+    // Whisper writes "tag" for "tab"; typed, "tag" is a word like any.
+    let typed = twctl(&["plan", "pin the slack tag"]);
     assert_eq!(typed["error"], "NOT_FOUND", "{typed}");
     assert!(
         typed["calls"].as_array().is_none_or(Vec::is_empty),
         "{typed}"
     );
 
-    let spoken = twctl(&["plan", "--spoken", "pin this time"]);
+    let spoken = twctl(&["plan", "--spoken", "pin the slack tag"]);
     assert!(spoken.get("error").is_none_or(Value::is_null), "{spoken}");
     assert_eq!(spoken["calls"][0]["tool"], "pin_tabs", "{spoken}");
     assert!(
         spoken["reply"]
             .as_str()
             .unwrap()
-            .starts_with("(Heard as “pin this tab”.)"),
+            .starts_with("(Heard as “pin the slack tab”.)"),
         "{spoken}"
     );
+
+    // After "this", always "tab": typed, "pin this time" names no tab.
+    let typed = twctl(&["plan", "pin this time"]);
+    assert_eq!(typed["error"], "NOT_FOUND", "{typed}");
+    let spoken = twctl(&["plan", "--spoken", "pin this time"]);
+    assert_eq!(spoken["calls"][0]["tool"], "pin_tabs", "{spoken}");
 }
 
 #[test]
