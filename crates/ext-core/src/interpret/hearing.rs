@@ -12,7 +12,7 @@
 //! - names spelled by sound ("jithab", "jessop" for GitHub; "yira", "year
 //!   a" for Jira): matched against the open tabs' sites by a sound key.
 
-use super::sounds::{name_allowance, sound_distance, sound_key};
+use super::sounds::{name_allowance, sound_distance, sound_edits_allowing, sound_key};
 use super::{parse, sites};
 use crate::tab_state::State;
 
@@ -343,15 +343,16 @@ fn engine_by_sound(mut words: Vec<String>) -> Vec<String> {
     }
     // Sound alone: the place says an engine was named, and the letters of
     // a name heard as several words are far from its own ("with kpd").
-    let heard = sound_key(&span.concat());
+    let heard = span.concat();
+    if sound_key(&heard).chars().count() < 3 {
+        return words;
+    }
     let engine = parse::search::ENGINE_WORDS
         .iter()
         .copied()
         .filter_map(|engine| {
-            let key = sound_key(engine);
-            let edits = strsim::levenshtein(&heard, &key);
-            let allowed = name_allowance(heard.chars().count(), key.chars().count());
-            (heard.chars().count() >= 3 && edits <= allowed).then_some((edits, engine))
+            let (edits, _) = sound_edits_allowing(&heard, engine, name_allowance)?;
+            Some((edits, engine))
         })
         .min_by_key(|(edits, _)| *edits)
         .map(|(_, engine)| engine);

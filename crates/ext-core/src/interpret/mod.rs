@@ -241,11 +241,7 @@ fn lost_a_name(reading: &str) -> bool {
 /// stack overflow" was right).
 fn drops_a_name(heard: &str, reading: &str, state: &State) -> bool {
     let names = hearing::names(state);
-    let groups: Vec<String> = state
-        .groups
-        .iter()
-        .map(|g| g.title.trim().to_lowercase())
-        .collect();
+    let groups = spoken_groups::group_titles(state);
     let heard = text::words(heard);
     let read = text::words(reading);
     // A tab's name before "group" names no group ("the Trello group" for

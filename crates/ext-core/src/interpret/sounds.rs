@@ -24,6 +24,19 @@ pub fn sound_distance_allowing(
     word: &str,
     allowance: impl Fn(usize, usize) -> usize,
 ) -> Option<f32> {
+    let (edits, sounds) = sound_edits_allowing(heard, word, allowance)?;
+    let letters = strsim::normalized_levenshtein(heard, word);
+    (edits == 0 || letters >= 0.5).then(|| edits as f32 / sounds as f32)
+}
+
+/// The edits between the sound keys of `heard` (two sounds or more) and
+/// `word`, when `allowance` allows them, with the longer key's length:
+/// how alike they sound, whatever their spelling.
+pub fn sound_edits_allowing(
+    heard: &str,
+    word: &str,
+    allowance: impl Fn(usize, usize) -> usize,
+) -> Option<(usize, usize)> {
     let key = sound_key(heard);
     let target = sound_key(word);
     let (sounds, target_sounds) = (key.chars().count(), target.chars().count());
@@ -31,9 +44,7 @@ pub fn sound_distance_allowing(
         return None;
     }
     let edits = strsim::levenshtein(&key, &target);
-    let letters = strsim::normalized_levenshtein(heard, word);
-    (edits <= allowance(sounds, target_sounds) && (edits == 0 || letters >= 0.5))
-        .then(|| edits as f32 / sounds.max(target_sounds) as f32)
+    (edits <= allowance(sounds, target_sounds)).then_some((edits, sounds.max(target_sounds)))
 }
 
 /// A word as it sounds, roughly: consonants by how they are made (b/p,

@@ -16,11 +16,7 @@ use crate::tab_state::State;
 /// "the red in group", "the red and group", "the red ingroup" for the
 /// Reading group.
 pub fn group_names(words: &[String], state: &State) -> Vec<String> {
-    let titles: Vec<String> = state
-        .groups
-        .iter()
-        .map(|g| g.title.trim().to_lowercase())
-        .collect();
+    let titles = group_titles(state);
     let is_group = |name: &str| titles.iter().any(|t| t == name);
     let one_word_title = |name: &str| -> Option<String> {
         if is_group(name) {
@@ -93,6 +89,15 @@ pub fn group_names(words: &[String], state: &State) -> Vec<String> {
         }
     }
     out
+}
+
+/// The groups' titles as words are compared with them: lower case.
+pub fn group_titles(state: &State) -> Vec<String> {
+    state
+        .groups
+        .iter()
+        .map(|g| g.title.trim().to_lowercase())
+        .collect()
 }
 
 /// "add the github tab to docs", "move this tab into news": a clause not

@@ -14,6 +14,13 @@ use crate::tools::ToolCall;
 /// "find gmail" with Gmail not open says how to open it, "find flights to
 /// paris" how to search for them. Neither is done unasked.
 pub fn switch(view: &View, target: &Target) -> Result<Step, Refusal> {
+    // "switch to trello guardian": two sites, one tab to go to.
+    if let Some(names) = several_tabs_named(view, target) {
+        return Err(Refusal {
+            code: ErrorCode::InvalidArgs,
+            reply: format!("{names} are different tabs. Say which one to switch to."),
+        });
+    }
     switch_to(view, target).map_err(|refusal| {
         let Selector::Named(names) = &target.selector else {
             return refusal;
@@ -50,15 +57,6 @@ fn switch_to(view: &View, target: &Target) -> Result<Step, Refusal> {
         return Err(Refusal {
             code: ErrorCode::UnknownCommand,
             reply: "Say which tab to switch to.".into(),
-        });
-    }
-    // "switch to trello guardian": two sites, one tab to go to. Spoken,
-    // two names with no verb ("Trello, The Guardian" for "reload the
-    // guardian") are a command misheard, not a switch to the later one.
-    if let Some(names) = several_tabs_named(view, target) {
-        return Err(Refusal {
-            code: ErrorCode::InvalidArgs,
-            reply: format!("{names} are different tabs. Say which one to switch to."),
         });
     }
     let id = one_tab(view, target, false)?;
@@ -108,7 +106,9 @@ fn several_tabs_named(view: &View, target: &Target) -> Option<String> {
 
 /// A bare word that names no tab was probably not a name at all.
 pub fn bare(view: &View, target: &Target) -> Result<Step, Refusal> {
-    // "slack, jira": no tab to switch to, and no verb to guess.
+    // "slack, jira": no tab to switch to, and no verb to guess. Spoken,
+    // two names with no verb ("Trello, The Guardian" for "reload the
+    // guardian") are a command misheard, not a switch to the later one.
     if let Some(names) = several_tabs_named(view, target) {
         return Err(Refusal {
             code: ErrorCode::UnknownCommand,

@@ -63,19 +63,14 @@ fn match_site_by_name(name: &str, tabs: &[&Tab]) -> Vec<i64> {
 /// ("slack jira"); nothing otherwise. Only sites and domains count: title
 /// words said in a row belong together.
 pub(super) fn match_each_site(words: &[String], tabs: &[&Tab]) -> Vec<i64> {
-    if words.len() < 2 {
-        return Vec::new();
-    }
     let mut all = Vec::new();
-    for w in words {
-        let found = match_site(std::slice::from_ref(w), tabs);
-        if found.is_empty() {
-            return Vec::new();
-        }
-        for id in found {
-            if !all.contains(&id) {
-                all.push(id);
-            }
+    for id in sites_of_each_word(words, tabs)
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        if !all.contains(&id) {
+            all.push(id);
         }
     }
     all
@@ -84,14 +79,20 @@ pub(super) fn match_each_site(words: &[String], tabs: &[&Tab]) -> Vec<i64> {
 /// Whether a name's words are each another site's and not one tab's
 /// ("trello guardian"): several tabs, where one was wanted.
 pub fn names_several_sites(words: &[String], tabs: &[&Tab]) -> bool {
-    let each: Vec<Vec<i64>> = words
-        .iter()
-        .map(|w| match_site(std::slice::from_ref(w), tabs))
-        .collect();
-    words.len() >= 2
+    sites_of_each_word(words, tabs).is_some_and(|each| each.iter().any(|found| *found != each[0]))
         && match_tabs(words, tabs).is_empty()
-        && each.iter().all(|found| !found.is_empty())
-        && each.iter().any(|found| *found != each[0])
+}
+
+/// The tabs of the site each of two or more words names, if every word
+/// names one.
+fn sites_of_each_word(words: &[String], tabs: &[&Tab]) -> Option<Vec<Vec<i64>>> {
+    if words.len() < 2 {
+        return None;
+    }
+    words
+        .iter()
+        .map(|w| Some(match_site(std::slice::from_ref(w), tabs)).filter(|found| !found.is_empty()))
+        .collect()
 }
 
 /// Tabs of a known site ("gmail", "hacker news") or a domain or host label
