@@ -6,7 +6,6 @@
 //! are commands. Pure logic: the browser binding (`web/serve.rs`) only
 //! converts messages, and fetches and keeps model files.
 
-use crate::clock::now_ms;
 use crate::engine::{AudioCtx, Decoding, ModelFiles, TranscribeOptions, Transcript};
 use crate::error::{Error, Result};
 use crate::service::{Heard, Service, UTTERANCE_TOKENS};
@@ -16,6 +15,13 @@ use ext_protocol::settings::ListenSettings;
 use ext_protocol::worker::{self, CommandHeard, FromWorker, State, Status, ToWorker, Transcribed};
 use std::collections::VecDeque;
 
+mod guided;
+mod wake;
+pub use guided::{
+    GUIDED_CLOSE_MIN_LOGPROB, GUIDED_CLOSE_SPELLING, GUIDED_MIN_END_LOGPROB, GUIDED_MIN_LOGPROB,
+};
+use wake::{ForcedWake, WAKE_WITH_MORE_MIN_MS};
+
 /// The longest vocabulary prompt, in characters. Whisper's prompt holds at
 /// most 223 tokens, and a long prompt slows every decoding step.
 pub const VOCABULARY_CHARS: usize = 400;
@@ -24,78 +30,6 @@ pub const VOCABULARY_CHARS: usize = 400;
 /// is a sentence; anything longer is not one).
 pub const MAX_PHRASES: usize = 4_000;
 pub const MAX_PHRASE_CHARS: usize = 120;
-
-/// A guided hearing whose tokens average less than this log-probability is
-/// not offered: the audio says none of the phrases. Measured on the spoken
-/// corpus: right ones mostly score above −2.3, wrong ones (often a long,
-/// easy phrase like "go to the bottom of the page") below. Between −2.3
-/// and −2.0 tiny.en heard 8 right (among them "close the Spotify tab" for
-/// "close to the spool to Vite time", "make the news group red" for "make
-/// a new script, read") and 4 wrong, 3 of which [`GUIDED_MIN_END_LOGPROB`]
-/// refuses.
-pub const GUIDED_MIN_LOGPROB: f32 = -2.3;
-/// A guided hearing must be all the audio says: after it, the end of the
-/// text must be likelier than not. A phrase that fits the audio's start
-/// ("open docs.rs" for "open docs dot rs slash serde") scores well, but
-/// the audio goes on past it (end of text at −2.9 to −6.2, where every
-/// right guided hearing of the spoken corpus ends above −0.35).
-pub const GUIDED_MIN_END_LOGPROB: f32 = -std::f32::consts::LN_2;
-/// Below [`GUIDED_MIN_LOGPROB`], down to this, a guided hearing is still
-/// offered when it is spelled much like the free transcript
-/// ([`GUIDED_CLOSE_SPELLING`]): "group euro and confluence" heard guided as
-/// "group Jira and Confluence" (−2.0), "endo" as "undo" (−2.1). Wrong
-/// guided hearings in this band are other sentences altogether ("go to
-/// the top of the page" for "opengithub.com").
-pub const GUIDED_CLOSE_MIN_LOGPROB: f32 = -2.7;
-/// How alike the letters of the free and the guided transcripts must be
-/// (1 − edits / longer length) for the band above.
-pub const GUIDED_CLOSE_SPELLING: f32 = 0.7;
-
-/// Whether a guided hearing keeps what the free transcript ended on, a
-/// tab or a group: "go to the truth of tab" (for "go to the GitHub tab")
-/// said it names a tab, so "go to the bottom of the page" is another
-/// sentence, however well it scores; "at the amazon tab to the redding
-/// group" said it names a group, so "go to the amazon tab" dropped half
-/// of it. Whisper writes "tag" for "tab" often; the interpreter's longer
-/// list of tab mishearings ("time", "term") is left out, as a sentence may
-/// well end on those.
-fn still_names_what_it_ended_on(said: &[String], guided: &[String]) -> bool {
-    const KINDS: [&[&str]; 2] = [&["tab", "tabs", "tag", "tags"], &["group", "groups"]];
-    let Some(last) = said.last() else {
-        return true;
-    };
-    KINDS
-        .iter()
-        .filter(|kind| kind.contains(&last.as_str()))
-        .all(|kind| guided.iter().any(|w| kind.contains(&w.as_str())))
-}
-
-/// Utterances up to this long (pre-roll and trailing silence included)
-/// may be the wake phrase alone when it was heard as some other word
-/// (see [`Pipeline::forced_wake`])…
-const WAKE_ALONE_MAX_MS: usize = 2_000;
-/// …when the wake phrase, forced on them, scores this per word.
-const WAKE_ALONE_MIN_LOGPROB_PER_WORD: f32 = -5.0;
-/// Longer ones, up to this long, may start with it unwritten…
-const FORCED_WAKE_MAX_MS: usize = 5_000;
-/// …when it scores this per word.
-const WAKE_WITH_COMMAND_MIN_LOGPROB_PER_WORD: f32 = -2.5;
-
-/// A passive utterance heard as the wake phrase alone but longer than
-/// this may have had a command after it that the wake-phrase prompt cut
-/// off ("hey fox, undo" written "Hey fox."): it is heard again as a
-/// command.
-const WAKE_WITH_MORE_MIN_MS: usize = 1_500;
-
-/// What forcing the wake phrase on a passive utterance showed.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum ForcedWake {
-    No,
-    /// The utterance was the wake phrase alone.
-    Alone,
-    /// It was the wake phrase, then a command.
-    WithCommand,
-}
 
 pub struct Pipeline {
     service: Service,
@@ -385,41 +319,6 @@ impl Pipeline {
         }
     }
 
-    /// [`ToWorker::HearGuided`]: the phrase the last command's audio most
-    /// likely says (without the wake phrase), if it says it convincingly
-    /// enough to try, and the milliseconds that took.
-    fn heard_guided(&self) -> FromWorker {
-        let start = now_ms();
-        let command = self.hear_guided();
-        FromWorker::HeardGuided {
-            command,
-            said: self
-                .last_command
-                .as_ref()
-                .map(|(text, _)| text.clone())
-                .unwrap_or_default(),
-            ms: now_ms() - start,
-        }
-    }
-
-    fn hear_guided(&self) -> Option<String> {
-        let (text, pcm) = self.last_command.as_ref()?;
-        let said = session::words(text);
-        let guided = self.service.hear_guided(pcm)?;
-        let words = session::words(&guided.text);
-        let wake = &self.session.settings().wake_phrase;
-        let words = session::strip_wake(&words, wake).unwrap_or(words);
-        let likely = guided.avg_logprob >= GUIDED_MIN_LOGPROB
-            || (guided.avg_logprob >= GUIDED_CLOSE_MIN_LOGPROB
-                && session::spelling_likeness(&said, &words) >= GUIDED_CLOSE_SPELLING);
-        let convincing = likely && guided.end_logprob >= GUIDED_MIN_END_LOGPROB;
-        (convincing
-            && still_names_what_it_ended_on(&said, &words)
-            && !words.is_empty()
-            && words != said)
-            .then(|| words.join(" "))
-    }
-
     /// A block that waited `queued_ms` in the worker's queue: dropped if
     /// it is passive audio the worker is too far behind on (see
     /// [`PASSIVE_BACKLOG_MS`]), else heard as [`Pipeline::audio`] does.
@@ -612,87 +511,6 @@ impl Pipeline {
             command.wake_unsure = wake_unsure;
         }
         post(message);
-    }
-
-    /// An utterance transcribed again with the command prompt (the session
-    /// already expects a command): the prompt, and the trimmed text with
-    /// its transcript unless Whisper failed.
-    fn transcribe_as_command(&self, pcm: &[f32]) -> (String, Option<(String, Transcript)>) {
-        let prompt = self.prompt();
-        let options = self
-            .service
-            .decoding()
-            .options(Some(prompt.clone()), UTTERANCE_TOKENS);
-        let again = self
-            .service
-            .transcribe(pcm, &options)
-            .ok()
-            .map(|t| (t.text.trim().to_string(), t));
-        (prompt, again)
-    }
-
-    /// A long utterance heard as the wake phrase alone, heard again with
-    /// the command prompt: a command counts only when the new transcript
-    /// also starts with the wake phrase (or a short clause in its place)
-    /// and goes on after it. Whether that command came after a clause
-    /// in the phrase's place: the two hearings disagree on the wake phrase.
-    fn hear_wake_with_more(
-        &mut self,
-        pcm: &[f32],
-        text: &mut String,
-        transcript: &mut Transcript,
-        prompt: &mut String,
-        outcome: &mut Outcome,
-    ) -> bool {
-        let (command_prompt, again) = self.transcribe_as_command(pcm);
-        let Some((again_text, again)) = again else {
-            return false;
-        };
-        let phrase = &self.session.settings().wake_phrase;
-        let Some(command) = session::after_wake_clause(&again_text, phrase) else {
-            return false;
-        };
-        let spelled_otherwise = session::strip_wake(&session::words(&again_text), phrase).is_none();
-        *outcome = self.session.heard(&command, self.speech_started_ms);
-        self.listen();
-        *text = again_text;
-        *transcript = again;
-        *prompt = command_prompt;
-        spelled_otherwise
-    }
-
-    /// Whether a passive utterance not heard as the wake phrase says it
-    /// all the same, by the log-probability of the phrase forced on its
-    /// start. Some voices' "hey fox" Whisper writes as "play" (tiny.en:
-    /// −7.5 to −7.8 for "Hey fox" forced on it), or leaves out before the
-    /// command (base: −3.2 to −4.1); the other short utterances of the
-    /// spoken corpus score −18 or less, and near misses such as "hey
-    /// folks, …" −7.8 and less, but they are longer.
-    fn forced_wake(&self, pcm: &[f32]) -> ForcedWake {
-        let ms = pcm.len() / 16;
-        if ms > FORCED_WAKE_MAX_MS {
-            return ForcedWake::No;
-        }
-        // As Whisper writes it at the start of a sentence.
-        let phrase = self.session.settings().wake_phrase.trim();
-        let mut chars = phrase.chars();
-        let Some(first) = chars.next() else {
-            return ForcedWake::No;
-        };
-        let phrase: String = first.to_uppercase().chain(chars).collect();
-        let words = session::words(&phrase).len().max(1) as f32;
-        let audio_ctx = self.service.decoding().audio_ctx;
-        let Ok(logprob) = self.service.score(pcm, &phrase, audio_ctx) else {
-            return ForcedWake::No;
-        };
-        let per_word = logprob / words;
-        if per_word >= WAKE_WITH_COMMAND_MIN_LOGPROB_PER_WORD && ms > WAKE_ALONE_MAX_MS {
-            ForcedWake::WithCommand
-        } else if per_word >= WAKE_ALONE_MIN_LOGPROB_PER_WORD && ms <= WAKE_ALONE_MAX_MS {
-            ForcedWake::Alone
-        } else {
-            ForcedWake::No
-        }
     }
 
     /// Every second of a command being spoken, what Whisper makes of it so
@@ -938,34 +756,5 @@ impl Pipeline {
                 })
             }),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::still_names_what_it_ended_on;
-    use crate::session::words;
-
-    #[test]
-    fn a_guided_hearing_keeps_the_tab_or_group_the_transcript_ended_on() {
-        let keeps =
-            |said: &str, guided: &str| still_names_what_it_ended_on(&words(said), &words(guided));
-        assert!(!keeps(
-            "Go to the truth of tab.",
-            "go to the bottom of the page"
-        ));
-        assert!(!keeps("Go to the jiff of tag", "go to the top of the page"));
-        assert!(keeps("Go to the jiff of tag", "go to the github tab"));
-        assert!(keeps("Go to the jiff of tag", "close the youtube tabs"));
-        assert!(keeps("Muteless tabs", "mute the youtube tabs"));
-        assert!(!keeps(
-            "hey fox at the amazon tab to the redding group",
-            "go to the amazon tab"
-        ));
-        assert!(keeps("Benkru, the news group", "ungroup the news group"));
-        assert!(keeps("Close the news groups", "close the news group"));
-        // Nothing said of a tab: nothing to keep.
-        assert!(keeps("Zubin, man", "zoom in"));
-        assert!(keeps("", "undo"));
     }
 }
