@@ -40,7 +40,21 @@ pub fn mend(words: &[String], state: &State) -> Vec<String> {
         }
         out.push(address);
     }
-    out
+    verb_heard_into_the_address(out)
+}
+
+/// "opens to coverflow.com" (said "open stackoverflow dot com"): the
+/// address's first sounds heard as the verb's ending and "to". Nobody
+/// opens "to" an address ("go to" one is said right), so the "to" goes,
+/// and the verb is "open".
+fn verb_heard_into_the_address(mut words: Vec<String>) -> Vec<String> {
+    let to_an_address = words.get(1).is_some_and(|w| w == "to")
+        && words.get(2).is_some_and(|w| is_address(w))
+        && words.first().is_some_and(|w| w == "open" || w == "opens");
+    if to_an_address {
+        words.splice(0..2, ["open".to_string()]);
+    }
+    words
 }
 
 /// Whether mended spoken words open an address whose domain nobody knows:
@@ -69,7 +83,7 @@ pub fn made_up_ending(url: &str) -> Option<String> {
 /// The domains the user may mean: the known sites', the open tabs' and the
 /// bookmarks'.
 fn known_domains(state: &State) -> Vec<String> {
-    let mut domains: Vec<String> = sites::known_site_domains().collect();
+    let mut domains: Vec<String> = sites::every_known_site_domain().collect();
     let urls = state.tabs.iter().map(|t| t.url.as_str());
     let urls = urls.chain(state.bookmarks.iter().map(|b| b.url.as_str()));
     for url in urls {
@@ -179,6 +193,22 @@ mod tests {
             mended("open jithab.com/tokio-rs"),
             "open github.com/tokio-rs"
         );
+    }
+
+    #[test]
+    fn a_known_site_under_a_path_makes_its_domain_known() {
+        let no_bookmarks = State::default();
+        let mended = |text: &str| mend(&words(text), &no_bookmarks).join(" ");
+        // The Rust book lives at doc.rust-lang.org/book.
+        assert_eq!(mended("open rust lang.org"), "open rust-lang.org");
+        assert_eq!(mended("open rustline.org"), "open rust-lang.org");
+    }
+
+    #[test]
+    fn opening_to_an_address_opens_it() {
+        assert_eq!(mended("opens to coverflow.com"), "open stackoverflow.com");
+        assert_eq!(mended("open to github.com"), "open github.com");
+        assert_eq!(mended("go to github.com"), "go to github.com");
     }
 
     #[test]

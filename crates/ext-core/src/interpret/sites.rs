@@ -356,6 +356,19 @@ pub fn known_site_domains() -> impl Iterator<Item = String> {
         .map(|p| base_domain(p))
 }
 
+/// The domains of every known site, those under a path too: the Rust book
+/// at "doc.rust-lang.org/book" makes "rust-lang.org" a domain people say.
+/// (Only the whole-domain sites are among the phrases hearing guided
+/// knows: with these too, the beam lost "switch to the docs tab" to "the
+/// exit tab" on the unseen set.)
+pub fn every_known_site_domain() -> impl Iterator<Item = String> {
+    SITES
+        .iter()
+        .flat_map(|s| s.places.iter())
+        .filter(|p| !p.ends_with('.'))
+        .map(|p| base_domain(&host_and_path(p).0))
+}
+
 /// The site people call `name` ("you tube" arrives here as "youtube").
 pub fn by_name(name: &str) -> Option<&'static Site> {
     SITES.iter().find(|s| s.names.contains(&name))
