@@ -1,6 +1,6 @@
 //! Command words and "tab" as Whisper mishears them ("new to" for "mute",
-//! "Unpinned" for "unpin", "drotab"), mended where the words as heard mean
-//! nothing.
+//! "Unpinned" for "unpin", "fin" for "pin", "drotab"), mended where the
+//! words as heard mean nothing.
 
 use crate::interpret::parse;
 use crate::interpret::sounds::{sound_distance, sound_key};
@@ -150,7 +150,22 @@ pub(super) fn inflections(verb: &str) -> impl Iterator<Item = String> {
 /// [`VERBS`]: run together, "endu that" would sound like "undo" too.)
 pub(super) fn verb_by_sound(words: &[String]) -> Option<Vec<String>> {
     first_word_as_verb(words, |first| {
-        closest_by_sound(first, parse::command_verbs())
+        closest_by_sound(first, parse::command_verbs()).or_else(|| p_heard_as_f(first))
+    })
+}
+
+/// "Fin the Chalk tab", "Fins of Calendre tab" (said "pin the …"): a "p"
+/// at the start of a command word, heard as an "f". The word with a "p"
+/// for its "f" must sound just like a command word or one of its forms,
+/// and be spelled one letter from it at most: sound keys drop vowels, so
+/// "fog" would sound like "back".
+pub(super) fn p_heard_as_f(first: &str) -> Option<&'static str> {
+    let with_p = format!("p{}", first.strip_prefix('f')?);
+    let key = sound_key(&with_p);
+    parse::command_verbs().find(|verb| {
+        std::iter::once(verb.to_string())
+            .chain(inflections(verb))
+            .any(|form| sound_key(&form) == key && strsim::levenshtein(&form, &with_p) <= 1)
     })
 }
 
@@ -251,7 +266,10 @@ pub(super) fn glued_verbs(words: &[String], names: &[String]) -> Vec<String> {
 /// Whether a word sounds like "tab" ("time", "town", "tag": a t, a
 /// vowel, one consonant), or "tabs" with an s at the end.
 fn sounds_like_tab(w: &str) -> Option<&'static str> {
-    const NOT: &[&str] = &["the", "them", "then", "than", "this", "that", "to", "too"];
+    // Short words, and "top", which says where to scroll or move.
+    const NOT: &[&str] = &[
+        "the", "them", "then", "than", "this", "that", "to", "too", "top",
+    ];
     if NOT.contains(&w) {
         return None;
     }

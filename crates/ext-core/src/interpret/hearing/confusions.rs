@@ -30,6 +30,10 @@ const ALWAYS: &[(&[&str], &[&str])] = &[
 const ALWAYS_WORDS: &[(&[&str], &[&str])] = &[
     (&["tabs", "my", "site"], &["tabs", "by", "site"]),
     (&["tabs", "by", "side"], &["tabs", "by", "site"]),
+    // "scrolls on the top": the short "to" heard as "on"; nothing is "on"
+    // the top or bottom of a page or a window's tabs.
+    (&["on", "the", "top"], &["to", "the", "top"]),
+    (&["on", "the", "bottom"], &["to", "the", "bottom"]),
 ];
 
 /// Whole utterances heard for a short command ("undo" as "and you").

@@ -38,8 +38,18 @@ pub fn mends(words: &[String], state: &State) -> Vec<Vec<String>> {
     let fixed = command_words_mended(words, &names);
     for base in [&fixed, &words.to_vec()] {
         push(base.clone());
-        for (_, candidate) in by_sound(base, &names) {
-            push(candidate);
+        let once = by_sound(base, &names);
+        for (_, candidate) in &once {
+            push(candidate.clone());
+        }
+        // Two names heard by sound ("group Linky den and chat" for
+        // LinkedIn and ChatGPT): both mended, where each sounds just like
+        // its name (a name heard right is never replaced).
+        for (_, candidate) in once.iter().filter(|(distance, _)| *distance == 0.0) {
+            let twice = by_sound(candidate, &names);
+            for (_, candidate) in twice.into_iter().take_while(|(d, _)| *d == 0.0) {
+                push(candidate);
+            }
         }
     }
     if let Some(site) = site_then_noise(words, &names) {

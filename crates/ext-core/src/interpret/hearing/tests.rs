@@ -1,4 +1,4 @@
-use super::command_words::{and_verbs, glued_verbs, inflections, verb_by_sound};
+use super::command_words::{and_verbs, glued_verbs, inflections, p_heard_as_f, verb_by_sound};
 use super::names::starting_with;
 use super::*;
 use crate::interpret::text::words;
@@ -65,6 +65,11 @@ fn names_spelled_by_sound_are_the_tabs_sites() {
     // A different site is not mended into a near one.
     assert!(!any("close stack", "close slack"));
     assert!(!any("close netflix", "close slack"));
+}
+
+#[test]
+fn two_names_heard_by_sound_are_both_mended() {
+    assert!(any("group jithab and yira", "group github and jira"));
 }
 
 #[test]
@@ -170,6 +175,23 @@ fn command_words_heard_as_words_that_sound_like_them_are_mended() {
     assert_eq!(first("endu that"), "undo that");
     assert_eq!(verb_by_sound(&words("close jira")), None);
     assert_eq!(verb_by_sound(&words("the jira tab")), None);
+}
+
+#[test]
+fn the_top_is_not_a_tab() {
+    assert_eq!(first("sproul to the top"), "scroll to the top");
+    let w = |t: &str| always(&crate::interpret::text::raw_words(t), &[]).join(" ");
+    assert_eq!(w("scrolls on the top"), "scrolls to the top");
+}
+
+#[test]
+fn a_p_heard_as_an_f_starting_a_command_word_is_mended() {
+    assert_eq!(first("fin the spotify tab"), "pin the spotify tab");
+    assert_eq!(first("fins of slack tab"), "pin of slack tab");
+    // Sound keys drop vowels: "fog" sounds like "back", but is spelled
+    // far from it.
+    assert_eq!(p_heard_as_f("fog"), None);
+    assert_eq!(p_heard_as_f("first"), None);
 }
 
 #[test]
