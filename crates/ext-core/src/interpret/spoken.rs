@@ -58,8 +58,11 @@ pub fn plan_spoken(input: &str, guided: Option<&str>, state: &State, options: &O
         .map(|words| words.join(" "));
     let readings = guided.map(|g| (g.to_string(), true));
     for (meant, is_guided) in readings.into_iter().chain(mends.map(|m| (m, false))) {
-        if (!is_guided && lost_a_name(&meant)) || (is_guided && drops_a_name(&heard, &meant, state))
-        {
+        let refused = match is_guided {
+            true => drops_a_name(&heard, &meant, state) || changes_the_action(&heard, &meant),
+            false => lost_a_name(&meant),
+        };
+        if refused {
             continue;
         }
         let mended = plan_words(&meant, state, options);
@@ -120,6 +123,38 @@ fn drops_a_name(heard: &str, reading: &str, state: &State) -> bool {
     // "the map tab" for the maps tab: a plural's "s" is often not heard.
     let kept = |name: &String| read.iter().any(|r| r.starts_with(name.as_str()));
     !named.is_empty() && !named.into_iter().any(kept)
+}
+
+/// Whether a guided reading does something else to the tabs than the
+/// action heard plainly at the start: "and pin out, left" (said "unpin
+/// outlook", read "unpin out left") heard again guided as "open outlook"
+/// switched to Outlook. A command word heard as it is spelled was said;
+/// the guided hearing may mend what it acts on, or add or drop its "un",
+/// but not replace it.
+pub(super) fn changes_the_action(heard: &str, reading: &str) -> bool {
+    const ACTIONS: &[&str] = &[
+        "close",
+        "pin",
+        "unpin",
+        "mute",
+        "unmute",
+        "reload",
+        "bookmark",
+        "discard",
+        "duplicate",
+        "group",
+        "ungroup",
+        "rename",
+        "collapse",
+    ];
+    let (heard, read) = (text::words(heard), text::words(reading));
+    let (Some(said), Some(read)) = (heard.first(), read.first()) else {
+        return false;
+    };
+    // "Close to …" is as often "go to …" misheard: nothing is closed "to".
+    let plainly = ACTIONS.contains(&said.as_str()) && heard.get(1).is_none_or(|w| w != "to");
+    let base = |w: &str| w.strip_prefix("un").unwrap_or(w).to_string();
+    plainly && base(said) != base(read)
 }
 
 /// `plan`, unless it opens a spoken address whose ending no site has

@@ -1,4 +1,4 @@
-use super::spoken::lost_a_name;
+use super::spoken::{changes_the_action, lost_a_name};
 use super::*;
 
 fn state() -> State {
@@ -36,6 +36,26 @@ fn a_guided_reading_that_drops_a_name_said_with_its_kind_is_not_taken() {
     // A name without its kind may be Whisper's own, from the prompt.
     let alone = guided("close to tackle reading", "go to the top of the page");
     assert_eq!(alone.calls[0].tool, "browse", "{}", alone.reply);
+}
+
+#[test]
+fn a_guided_reading_that_replaces_the_action_heard_is_not_taken() {
+    let state = test_state::tabs(
+        &[
+            ("https://outlook.live.com/mail/0/", "Mail - Outlook"),
+            ("https://example.org/a", "Essay - Example"),
+        ],
+        &[],
+    );
+    let options = Options::default();
+    let guided = |heard: &str, again: &str| plan_spoken(heard, Some(again), &state, &options);
+    let switched = guided("and pin out left", "open outlook");
+    assert!(switched.calls.is_empty(), "{}", switched.reply);
+    // Its "un" added or dropped, or what it acts on, the guided hearing
+    // may mend.
+    assert!(!changes_the_action("pin pin out look", "unpin outlook"));
+    let closed = guided("close the out left tab", "close the outlook tab");
+    assert_eq!(closed.calls[0].tool, "close_tabs", "{}", closed.reply);
 }
 
 #[test]
