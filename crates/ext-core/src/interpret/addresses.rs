@@ -40,14 +40,14 @@ pub fn mend(words: &[String], state: &State) -> Vec<String> {
         }
         out.push(address);
     }
-    verb_heard_into_the_address(out)
+    open_to_an_address(out)
 }
 
 /// "opens to coverflow.com" (said "open stackoverflow dot com"): the
 /// address's first sounds heard as the verb's ending and "to". Nobody
 /// opens "to" an address ("go to" one is said right), so the "to" goes,
 /// and the verb is "open".
-fn verb_heard_into_the_address(mut words: Vec<String>) -> Vec<String> {
+fn open_to_an_address(mut words: Vec<String>) -> Vec<String> {
     let to_an_address = words.get(1).is_some_and(|w| w == "to")
         && words.get(2).is_some_and(|w| is_address(w))
         && words.first().is_some_and(|w| w == "open" || w == "opens");

@@ -347,13 +347,9 @@ const fn site(
 }
 
 /// The domains of the known sites that live at a whole domain (not under a
-/// path, nor at any host starting with a name, as "jira." does).
+/// path).
 pub fn known_site_domains() -> impl Iterator<Item = String> {
-    SITES
-        .iter()
-        .flat_map(|s| s.places.iter())
-        .filter(|p| !p.contains('/') && !p.ends_with('.'))
-        .map(|p| base_domain(p))
+    site_domains(|place| !place.contains('/'))
 }
 
 /// The domains of every known site, those under a path too: the Rust book
@@ -362,11 +358,17 @@ pub fn known_site_domains() -> impl Iterator<Item = String> {
 /// knows: with these too, the beam lost "switch to the docs tab" to "the
 /// exit tab" on the unseen set.)
 pub fn every_known_site_domain() -> impl Iterator<Item = String> {
+    site_domains(|_| true)
+}
+
+/// The domains of the known sites' places that `keep` keeps, never a host
+/// starting with a name, as "jira." is.
+fn site_domains(keep: fn(&str) -> bool) -> impl Iterator<Item = String> {
     SITES
         .iter()
         .flat_map(|s| s.places.iter())
-        .filter(|p| !p.ends_with('.'))
-        .map(|p| base_domain(&host_and_path(p).0))
+        .filter(move |place| !place.ends_with('.') && keep(place))
+        .map(|place| base_domain(&host_and_path(place).0))
 }
 
 /// The site people call `name` ("you tube" arrives here as "youtube").
