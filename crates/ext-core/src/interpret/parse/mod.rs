@@ -11,6 +11,7 @@ pub(super) mod bookmarks;
 mod browse;
 mod close;
 mod confirm;
+mod counts;
 mod group_tabs;
 mod grouping;
 mod groups;
