@@ -2,7 +2,7 @@
 //! speech workers say, as pure logic. Each worker event, each listening
 //! start and stop, each worker failure and each answered command goes in;
 //! [`Effect`]s come out (post to the popup, set the badge, run a command,
-//! notify, tell a worker something), which `web/voice.rs` carries out.
+//! notify, tell a worker something), which `web/voice/` carries out.
 //! Keeping it here is what lets it be tested natively, event by event.
 //!
 //! There are one or two workers ([`WorkerRole`]): the listening one holds

@@ -21,12 +21,8 @@ impl Voice {
         quantize: Option<bool>,
     ) -> Value {
         let _turn = self.models.lock().await;
-        let settings = match self.settings().await {
-            Ok(settings) => settings,
-            Err(e) => return failure(e),
-        };
-        let role = match self.command_worker(&settings, model).await {
-            Ok(role) => role,
+        let (settings, role) = match self.command_worker(model).await {
+            Ok(found) => found,
             Err(e) => return failure(e),
         };
         let quantize = quantize.unwrap_or(settings.speech_quantized);
@@ -34,19 +30,16 @@ impl Voice {
         self.select(answer).await
     }
 
-    /// The worker that will transcribe commands with `model`: the second
-    /// one when the settings name a different wake-word model.
-    pub(super) async fn command_worker(
-        self: &Rc<Self>,
-        settings: &Settings,
-        model: &str,
-    ) -> Result<WorkerRole, Error> {
+    /// The settings, and the worker that will transcribe commands with
+    /// `model`: the second one when they name a different wake-word model.
+    async fn command_worker(self: &Rc<Self>, model: &str) -> Result<(Settings, WorkerRole), Error> {
+        let settings = self.settings().await?;
         self.start_worker(WorkerRole::Listen).await?;
         if settings.wake_model().is_some_and(|wake| wake != model) {
             self.start_worker(WorkerRole::Command).await?;
-            return Ok(WorkerRole::Command);
+            return Ok((settings, WorkerRole::Command));
         }
-        Ok(WorkerRole::Listen)
+        Ok((settings, WorkerRole::Listen))
     }
 
     /// A loaded model becomes the settings' speech model.
@@ -72,12 +65,8 @@ impl Voice {
         message: JsValue,
     ) -> Value {
         let _turn = self.models.lock().await;
-        let settings = match self.settings().await {
-            Ok(settings) => settings,
-            Err(e) => return failure(e),
-        };
-        let role = match self.command_worker(&settings, model).await {
-            Ok(role) => role,
+        let role = match self.command_worker(model).await {
+            Ok((_, role)) => role,
             Err(e) => return failure(e),
         };
         let request = ToWorker::Import {
