@@ -137,18 +137,13 @@ impl UndoJournal {
                 }
                 Ok(())
             }
-            UndoStep::Activate { tab_id, window_id } => {
+            UndoStep::Activate { tab_id, .. } => {
                 let id = self.tab(*tab_id);
-                let tabs = b.tabs().await?;
-                match tabs.iter().find(|t| t.id == id) {
+                // The tab's window now: it may have been moved since.
+                match tab_now(b, id).await? {
                     Some(t) => {
                         b.activate_tab(id).await?;
-                        let window = if t.window_id == *window_id {
-                            *window_id
-                        } else {
-                            t.window_id
-                        };
-                        b.focus_window(window).await?;
+                        b.focus_window(t.window_id).await?;
                         report.restored += 1;
                     }
                     None => report.missing += 1,
@@ -157,8 +152,7 @@ impl UndoJournal {
             }
             UndoStep::Select { tab_id } => {
                 let id = self.tab(*tab_id);
-                let tabs = b.tabs().await?;
-                match tabs.iter().find(|t| t.id == id) {
+                match tab_now(b, id).await? {
                     Some(t) if !t.active => b.activate_tab(id).await?,
                     Some(_) => {}
                     None => report.missing += 1,
@@ -191,7 +185,7 @@ impl UndoJournal {
             }
             UndoStep::ReaderView { tab_id, on, url } => {
                 let id = self.tab(*tab_id);
-                match b.tabs().await?.iter().find(|t| t.id == id) {
+                match tab_now(b, id).await? {
                     None => report.missing += 1,
                     // Left or entered by hand since: already as it was.
                     Some(t) if in_reader_view(&t.url) == *on => report.restored += 1,
@@ -553,6 +547,11 @@ fn reopen_address(url: &str) -> Option<Option<String>> {
 
 fn reopenable(url: &str) -> Option<String> {
     reopen_address(url).flatten()
+}
+
+/// The tab `id` as it is now, if it is still open.
+async fn tab_now<B: Browser>(b: &B, id: i64) -> ToolResult<Option<Tab>> {
+    Ok(b.tabs().await?.into_iter().find(|t| t.id == id))
 }
 
 async fn live_ids<B: Browser>(b: &B, ids: impl IntoIterator<Item = i64>) -> ToolResult<Vec<i64>> {

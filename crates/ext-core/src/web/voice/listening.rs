@@ -31,11 +31,7 @@ impl Voice {
             source.clone()
         };
         if let Err(e) = self.ensure_model().await {
-            let effects = self
-                .coordinator
-                .borrow_mut()
-                .failed(&e.to_json(), js_sys::Date::now());
-            self.apply(effects);
+            self.report_failure(&e);
             return failure(e);
         }
         self.send_vocabulary().await;
@@ -52,11 +48,7 @@ impl Voice {
                 self.status()
             }
             Err(e) => {
-                let effects = self
-                    .coordinator
-                    .borrow_mut()
-                    .failed(&e.to_json(), js_sys::Date::now());
-                self.apply(effects);
+                self.report_failure(&e);
                 failure(e)
             }
         }

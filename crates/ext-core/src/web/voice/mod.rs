@@ -245,6 +245,15 @@ impl Voice {
         }
     }
 
+    /// Something voice needed failed: the coordinator tells the pages.
+    fn report_failure(self: &Rc<Self>, error: &Error) {
+        let effects = self
+            .coordinator
+            .borrow_mut()
+            .failed(&error.to_json(), js_sys::Date::now());
+        self.apply(effects);
+    }
+
     fn on_worker(self: &Rc<Self>, role: WorkerRole, event: FromWorker) {
         let effects = self
             .coordinator
@@ -277,11 +286,7 @@ impl Voice {
             let me = self.clone();
             spawn_local(async move {
                 if let Err(e) = me.ensure_model().await {
-                    let effects = me
-                        .coordinator
-                        .borrow_mut()
-                        .failed(&e.to_json(), js_sys::Date::now());
-                    me.apply(effects);
+                    me.report_failure(&e);
                 }
             });
         }
