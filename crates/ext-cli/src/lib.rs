@@ -5,6 +5,7 @@
 //! which the extension runs in two contexts.
 
 pub mod hear;
+pub mod lexicon;
 pub mod run;
 pub mod score;
 pub mod speech;

@@ -8,6 +8,7 @@
 //! every machine; it is generated at test time, never committed.
 
 use crate::hear::Listen;
+use crate::lexicon::{self, Names};
 use ext_core::corpus::{self, Case};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -73,15 +74,26 @@ pub const VOICES: &[Voice] = &[
 ];
 
 impl Voice {
-    /// Says `text` into `out` (a WAV at the voice's own rate).
-    pub fn say(&self, text: &str, out: &Path) -> Result<(), String> {
+    /// Says `text` into `out` (a WAV at the voice's own rate), the names
+    /// of [`lexicon::LEXICON`] as `names` says.
+    pub fn say(&self, text: &str, out: &Path, names: Names) -> Result<(), String> {
+        let taught = names == Names::AsSpoken;
+        // Beside `out`, named after it: two recordings said at once never
+        // share them.
+        let lexicon = out.with_extension("lex");
         let status = match self.program {
             "text2wave" => {
                 let script = out.with_extension("txt");
                 std::fs::write(&script, text).map_err(|e| e.to_string())?;
+                // The voice first: its lexicon is the one added to.
+                let mut setup = format!("{}\n", self.voice);
+                if taught {
+                    setup.push_str(&lexicon::festival_entries());
+                }
+                std::fs::write(&lexicon, setup).map_err(|e| e.to_string())?;
                 Command::new("text2wave")
                     .arg("-eval")
-                    .arg(self.voice)
+                    .arg(&lexicon)
                     .arg("-o")
                     .arg(out)
                     .arg(&script)
@@ -90,16 +102,34 @@ impl Voice {
                         let _ = std::fs::remove_file(&script);
                     })
             }
-            "flite" => Command::new("flite")
-                .args(["-voice", self.voice, "-t", text, "-o"])
-                .arg(out)
-                .output(),
-            _ => Command::new("espeak-ng")
-                .args(["-v", self.voice, "-w"])
-                .arg(out)
-                .arg(text)
-                .output(),
+            "flite" => {
+                let mut flite = Command::new("flite");
+                if taught {
+                    std::fs::write(&lexicon, lexicon::flite_addenda())
+                        .map_err(|e| e.to_string())?;
+                    flite.arg("-add_lex").arg(&lexicon);
+                }
+                flite
+                    .args(["-voice", self.voice, "-t", text, "-o"])
+                    .arg(out)
+                    .output()
+            }
+            _ => {
+                let text = if taught {
+                    lexicon::espeak_text(text)
+                } else {
+                    text.to_string()
+                };
+                Command::new("espeak-ng")
+                    .args(["-v", self.voice, "-w"])
+                    .arg(out)
+                    .arg(text)
+                    .output()
+            }
         }
+        .inspect(|_| {
+            let _ = std::fs::remove_file(&lexicon);
+        })
         .map_err(|e| {
             format!(
                 "{} did not run ({e}): install festival, flite and espeak-ng",
@@ -149,6 +179,9 @@ pub struct Recording {
     pub case: Option<usize>,
     /// In the fixed subset that `make bench` compares every decoding on.
     pub subset: bool,
+    /// How the voice says names it would misread (see [`lexicon`]).
+    #[serde(default)]
+    pub names: Names,
 }
 
 impl Recording {
@@ -157,7 +190,10 @@ impl Recording {
     pub fn extra(prefix: &str, id: usize, voice: &str, rate: u32, kind: Kind, said: &str) -> Self {
         Recording {
             id,
-            file: format!("{prefix}-{}", file_name(id, voice, rate, None, kind, said)),
+            file: format!(
+                "{prefix}-{}",
+                file_name(id, voice, rate, None, kind, said, Names::AsSpoken)
+            ),
             voice: voice.into(),
             rate,
             snr_db: None,
@@ -165,6 +201,37 @@ impl Recording {
             said: said.into(),
             case: None,
             subset: false,
+            names: Names::AsSpoken,
+        }
+    }
+
+    /// The same recording with its names read by the voice's rules, as a
+    /// test of the mends for misheard names needs them.
+    pub fn names_by_rule(self) -> Self {
+        let file = self.file.replace(
+            &file_name(
+                self.id,
+                &self.voice,
+                self.rate,
+                self.snr_db,
+                self.kind,
+                &self.said,
+                self.names,
+            ),
+            &file_name(
+                self.id,
+                &self.voice,
+                self.rate,
+                self.snr_db,
+                self.kind,
+                &self.said,
+                Names::ByRule,
+            ),
+        );
+        Recording {
+            file,
+            names: Names::ByRule,
+            ..self
         }
     }
 
@@ -187,10 +254,17 @@ pub fn file_name(
     snr_db: Option<f32>,
     kind: Kind,
     said: &str,
+    names: Names,
 ) -> String {
     let noise = snr_db.map(|s| format!("-snr{s}")).unwrap_or_default();
+    // Names read by rule keep the digests of before the lexicon, so a
+    // corpus said then is that corpus.
+    let said_by = match names {
+        Names::ByRule => SAID_BY.to_string(),
+        Names::AsSpoken => format!("{SAID_BY}+{NAMES_TAUGHT}"),
+    };
     // FNV-1a: stable across Rust versions and machines, unlike `Hash`.
-    let digest = format!("{SAID_BY}|{voice}|{rate}|{noise}|{kind:?}|{said}")
+    let digest = format!("{said_by}|{voice}|{rate}|{noise}|{kind:?}|{said}")
         .bytes()
         .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
             (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
@@ -201,6 +275,8 @@ pub fn file_name(
 /// How recordings are made, in file names' digests: changed whenever the
 /// same lines would come out as other samples.
 const SAID_BY: &str = "sox-repeatable";
+/// Changed whenever [`lexicon::LEXICON`] changes.
+const NAMES_TAUGHT: &str = "lexicon-2";
 
 /// Every fifth recording: the subset the decoding schemes are charted on.
 const SUBSET_EVERY: usize = 5;
@@ -208,17 +284,20 @@ const SUBSET_EVERY: usize = 5;
 /// The corpus: each command in four recordings, each sentence not meant
 /// for us in one.
 pub fn plan(cases: &[Case], not_for_us: &[String]) -> Vec<Recording> {
-    plan_with_voices_shifted(cases, not_for_us, 0)
+    plan_with_voices_shifted(cases, not_for_us, 0, Names::AsSpoken)
 }
 
 /// [`plan`] with every recording's voice moved `shift` places along
 /// [`VOICES`]: a held-out corpus of the same sentences, three of each
 /// command's four recordings in a voice that never said it in the corpus
 /// the thresholds were measured on (no shift avoids all four).
+///
+/// `names`: how the voices say the names they would misread.
 pub fn plan_with_voices_shifted(
     cases: &[Case],
     not_for_us: &[String],
     shift: usize,
+    names: Names,
 ) -> Vec<Recording> {
     let mut out = Vec::new();
     let push = |out: &mut Vec<Recording>,
@@ -232,7 +311,7 @@ pub fn plan_with_voices_shifted(
         let voice = VOICES[(voice + shift) % VOICES.len()];
         out.push(Recording {
             id,
-            file: file_name(id, voice.name, rate, snr, kind, &said),
+            file: file_name(id, voice.name, rate, snr, kind, &said, names),
             voice: voice.name.into(),
             rate,
             snr_db: snr,
@@ -240,6 +319,7 @@ pub fn plan_with_voices_shifted(
             said,
             case,
             subset: id.is_multiple_of(SUBSET_EVERY),
+            names,
         });
     };
     for (i, case) in cases.iter().enumerate() {
@@ -365,7 +445,7 @@ pub fn synthesize(r: &Recording, dir: &Path) -> Result<PathBuf, String> {
     std::fs::create_dir_all(&work).map_err(|e| e.to_string())?;
     let speak = |text: &str, name: &str| -> Result<Vec<f32>, String> {
         let native = work.join(format!("{name}.native.wav"));
-        voice.say(text, &native)?;
+        voice.say(text, &native, r.names)?;
         let resampled = work.join(format!("{name}.wav"));
         // -R: sox dithers its 16-bit output with noise seeded afresh on
         // every run, so the same recording differed by a bit here and
@@ -512,7 +592,7 @@ mod tests {
         let cases: Vec<Case> = (0..20).map(|i| case(&format!("close tab {i}"))).collect();
         let not_for_us = ["I'll call you back".to_string()];
         let corpus = plan(&cases, &not_for_us);
-        let held_out = plan_with_voices_shifted(&cases, &not_for_us, 4);
+        let held_out = plan_with_voices_shifted(&cases, &not_for_us, 4, Names::AsSpoken);
         assert_eq!(corpus.len(), held_out.len());
         let said = |p: &[Recording]| p.iter().map(|r| r.said.clone()).collect::<Vec<_>>();
         assert_eq!(said(&corpus), said(&held_out));
@@ -580,22 +660,54 @@ mod tests {
 
     #[test]
     fn a_file_name_changes_with_what_is_said_and_how() {
-        let a = file_name(3, "flite-rms", 16_000, None, Kind::Command, "close jira");
+        let a = file_name(
+            3,
+            "flite-rms",
+            16_000,
+            None,
+            Kind::Command,
+            "close jira",
+            Names::AsSpoken,
+        );
         assert!(
             a.starts_with("003-flite-rms-16000-") && a.ends_with(".wav"),
             "{a}"
         );
         assert_eq!(
             a,
-            file_name(3, "flite-rms", 16_000, None, Kind::Command, "close jira")
+            file_name(
+                3,
+                "flite-rms",
+                16_000,
+                None,
+                Kind::Command,
+                "close jira",
+                Names::AsSpoken
+            )
         );
         assert_ne!(
             a,
-            file_name(3, "flite-rms", 16_000, None, Kind::Command, "close gmail")
+            file_name(
+                3,
+                "flite-rms",
+                16_000,
+                None,
+                Kind::Command,
+                "close gmail",
+                Names::AsSpoken
+            )
         );
         assert_ne!(
             a,
-            file_name(3, "flite-rms", 16_000, None, Kind::OneBreath, "close jira")
+            file_name(
+                3,
+                "flite-rms",
+                16_000,
+                None,
+                Kind::OneBreath,
+                "close jira",
+                Names::AsSpoken
+            )
         );
         assert_ne!(
             a,
@@ -605,7 +717,37 @@ mod tests {
                 16_000,
                 Some(20.0),
                 Kind::Command,
-                "close jira"
+                "close jira",
+                Names::AsSpoken,
+            )
+        );
+        // Names read by rule are other samples, named as before the lexicon
+        // (this is the name the corpus's first recording had then).
+        let by_rule = |said: &str| {
+            file_name(
+                0,
+                "festival-slt-hts",
+                16_000,
+                None,
+                Kind::Command,
+                said,
+                Names::ByRule,
+            )
+        };
+        assert_eq!(
+            by_rule("close all the youtube tabs"),
+            "000-festival-slt-hts-16000-88ddb634.wav"
+        );
+        assert_ne!(
+            by_rule("close jira"),
+            file_name(
+                0,
+                "festival-slt-hts",
+                16_000,
+                None,
+                Kind::Command,
+                "close jira",
+                Names::AsSpoken
             )
         );
     }

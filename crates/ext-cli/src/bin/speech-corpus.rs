@@ -1,11 +1,15 @@
 //! speech-corpus [--dir tests/speech] [--out target/speech-corpus] [--jobs N]
-//!               [--shift-voices N]
+//!               [--shift-voices N] [--names-by-rule]
 //!
 //! Generates the spoken-command corpus (see `ext_cli::speech`): WAV files
 //! and `corpus.json`, the list of recordings. Recordings already there are
 //! kept, so a second run is quick. `--shift-voices N` gives a held-out
 //! corpus: the same sentences, mostly in voices that did not say them.
+//! `--names-by-rule`: the voices read the names they do not know by their
+//! letter-to-sound rules ("yih-ruh" for Jira), as the corpus was said
+//! before they were taught them (see `ext_cli::lexicon`).
 
+use ext_cli::lexicon::Names;
 use ext_cli::speech::{self, Recording};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -18,7 +22,12 @@ fn main() -> ExitCode {
         2usize,
         0usize,
     );
+    let mut names = Names::AsSpoken;
     while let Some(arg) = args.next() {
+        if arg == "--names-by-rule" {
+            names = Names::ByRule;
+            continue;
+        }
         let value = args.next();
         match (arg.as_str(), value) {
             ("--dir", Some(v)) => dir = v.into(),
@@ -30,13 +39,13 @@ fn main() -> ExitCode {
             _ => {
                 eprintln!(
                     "usage: speech-corpus [--dir tests/speech] [--out DIR] [--jobs N] \
-                     [--shift-voices N]"
+                     [--shift-voices N] [--names-by-rule]"
                 );
                 return ExitCode::from(2);
             }
         }
     }
-    match run(&dir, &out, jobs, shift) {
+    match run(&dir, &out, jobs, shift, names) {
         Ok(n) => {
             println!("{n} recordings in {}", out.display());
             ExitCode::SUCCESS
@@ -53,9 +62,10 @@ fn run(
     out: &std::path::Path,
     jobs: usize,
     shift: usize,
+    names: Names,
 ) -> Result<usize, String> {
     let (cases, not_for_us) = speech::load(dir)?;
-    let plan = speech::plan_with_voices_shifted(&cases, &not_for_us, shift);
+    let plan = speech::plan_with_voices_shifted(&cases, &not_for_us, shift, names);
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let todo: Vec<&Recording> = plan
         .iter()
