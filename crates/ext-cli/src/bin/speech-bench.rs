@@ -4,6 +4,7 @@
 //!              [--jobs N] [--held-out DIR --held-out-model DIR …]
 //!              [--unseen DIR --unseen-dir tests/speech-unseen --unseen-model DIR …]
 //!              [--fresh DIR --fresh-dir tests/speech-fresh --fresh-model DIR …]
+//!              [--by-rule DIR --by-rule-model DIR …]
 //!              [--quieter DB --quieter-model DIR …]
 //!              [--noise SNR --noise-model DIR …]
 //!
@@ -26,6 +27,10 @@
 //! `--fresh DIR` is a third such set (`--fresh-dir`), written after the
 //! mends fitted to the unseen set: each `--fresh-model` gets a row there,
 //! labelled `fresh=…`.
+//! `--by-rule DIR` is the corpus with the names the voices do not know read
+//! by their letter-to-sound rules ("yih-ruh" for Jira; `speech-corpus
+//! --names-by-rule`), as it was said before they were taught them: each
+//! `--by-rule-model` gets a row there, labelled `by-rule=…`.
 //! `--quieter DB`: each `--quieter-model` gets a row on the corpus played
 //! DB dB quieter, as from a microphone set low (Firefox's automatic gain is
 //! off), labelled `DBdB-quieter=…`.
@@ -140,6 +145,7 @@ fn run() -> Result<(), String> {
     let (mut unseen, mut unseen_models) = (None, Vec::new());
     let mut unseen_dir = PathBuf::from("tests/speech-unseen");
     let (mut fresh, mut fresh_models) = (None, Vec::new());
+    let (mut by_rule, mut by_rule_models) = (None, Vec::new());
     let mut fresh_dir = PathBuf::from("tests/speech-fresh");
     let (mut quieter, mut quieter_models) = (None, Vec::new());
     let (mut noise, mut noise_models) = (None, Vec::new());
@@ -173,6 +179,8 @@ fn run() -> Result<(), String> {
             "--fresh" => fresh = Some(PathBuf::from(value()?)),
             "--fresh-dir" => fresh_dir = value()?.into(),
             "--fresh-model" => fresh_models.push(PathBuf::from(value()?)),
+            "--by-rule" => by_rule = Some(PathBuf::from(value()?)),
+            "--by-rule-model" => by_rule_models.push(PathBuf::from(value()?)),
             "--quieter" => quieter = Some(decibels(&arg, &value()?)?),
             "--quieter-model" => quieter_models.push(PathBuf::from(value()?)),
             "--noise" => noise = Some(decibels(&arg, &value()?)?),
@@ -203,6 +211,9 @@ fn run() -> Result<(), String> {
     }
     if fresh.is_some() == fresh_models.is_empty() {
         return Err("--fresh DIR and --fresh-model DIR go together".into());
+    }
+    if by_rule.is_some() == by_rule_models.is_empty() {
+        return Err("--by-rule DIR and --by-rule-model DIR go together".into());
     }
     if !one && quieter.is_some() == quieter_models.is_empty() {
         return Err("--quieter DB and --quieter-model DIR go together".into());
@@ -295,6 +306,13 @@ fn run() -> Result<(), String> {
             &fresh_models,
             &fresh_dir,
             Some("fresh"),
+            Playback::AsSaid,
+        ),
+        (
+            by_rule.as_ref(),
+            &by_rule_models,
+            dir,
+            Some("by-rule"),
             Playback::AsSaid,
         ),
         (
