@@ -283,6 +283,8 @@ pub struct ModelLoaded {
     /// `{multilingual, vocab_size, d_model, encoder_layers, decoder_layers}`.
     pub shape: Option<Value>,
     pub memory_bytes: Option<f64>,
+    /// The model loaded beside it to check unsure guided hearings with.
+    pub second_opinion: Option<String>,
 }
 
 /// `model_list` and `model_remove`.

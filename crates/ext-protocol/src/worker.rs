@@ -349,6 +349,10 @@ pub struct Status {
     pub source: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub memory_bytes: Option<f64>,
+    /// Ready: the model loaded beside it to check unsure guided hearings
+    /// with (the bundled tiny.en beside any other model).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub second_opinion: Option<String>,
     /// The request this answers.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub request: Option<String>,

@@ -28,6 +28,17 @@ pub fn check_id(id: &str) -> Result<()> {
     ext_protocol::models::check_id(id).map_err(Error::from)
 }
 
+/// The model that checks `loaded`'s unsure guided hearings (see
+/// `pipeline::SECOND_OPINION_MIN_LOGPROB`): beside any model but a bundled
+/// one, the first bundled model (tiny.en), which is always there; a
+/// bundled model has none (it is the second opinion of the others).
+pub fn second_opinion_for<'a>(loaded: &str, bundled: &'a [String]) -> Option<&'a str> {
+    if bundled.iter().any(|b| b == loaded) {
+        return None;
+    }
+    bundled.first().map(String::as_str)
+}
+
 /// `base` + `file`, with exactly one slash between them.
 pub fn file_url(base: &str, file: &str) -> String {
     format!("{}/{file}", base.trim_end_matches('/'))
@@ -307,6 +318,15 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_model_not_bundled_has_the_first_bundled_one_as_its_second_opinion() {
+        let bundled = vec!["tiny.en".to_string()];
+        assert_eq!(second_opinion_for("base", &bundled), Some("tiny.en"));
+        assert_eq!(second_opinion_for("my-import", &bundled), Some("tiny.en"));
+        assert_eq!(second_opinion_for("tiny.en", &bundled), None);
+        assert_eq!(second_opinion_for("base", &[]), None);
+    }
 
     #[test]
     fn ids_that_could_escape_a_directory_or_a_key_are_refused() {

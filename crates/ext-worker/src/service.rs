@@ -56,6 +56,23 @@ pub struct Service {
     phrases: PhraseTree,
     /// The command under way, heard while its pause went on.
     early: Option<Early>,
+    /// A second model, asked when a guided hearing is unsure (see
+    /// [`Service::second_opinion`]).
+    second: Option<SecondModel>,
+}
+
+/// The second model and its phrases, as its own tokens.
+struct SecondModel {
+    engine: Engine,
+    phrases: PhraseTree,
+}
+
+/// How the second model hears a command: freely (with the same prompt as
+/// the first), and guided to the same phrases.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SecondHearing {
+    pub free: String,
+    pub guided: Option<GuidedReading>,
 }
 
 impl Service {
@@ -151,7 +168,51 @@ impl Service {
 
     pub fn unload(&mut self) {
         self.engine = None;
+        self.second = None;
         self.early = None;
+    }
+
+    /// Loads a second model to check unsure guided hearings with (set the
+    /// phrases again after). A failed load keeps the one that was there.
+    pub fn load_second_opinion(&mut self, files: ModelFiles) -> Result<()> {
+        let engine = Engine::load_owned(files, Projection::Exact)?;
+        self.second = Some(SecondModel {
+            engine,
+            phrases: PhraseTree::default(),
+        });
+        Ok(())
+    }
+
+    /// No second model (its memory goes back to the browser).
+    pub fn drop_second_opinion(&mut self) {
+        self.second = None;
+    }
+
+    pub fn has_second_opinion(&self) -> bool {
+        self.second.is_some()
+    }
+
+    /// How the second model hears `pcm`, with its own shipped decoding and
+    /// `prompt`; None without a second model or if it fails (a second
+    /// opinion is only ever a courtesy: without one, nothing more is
+    /// taken).
+    pub fn second_opinion(&self, pcm: &[f32], prompt: &str) -> Option<SecondHearing> {
+        let second = self.second.as_ref()?;
+        let decoding = Decoding::shipped(second.engine.tokenizer().is_multilingual());
+        let prompt = Some(prompt.to_string()).filter(|p| !p.trim().is_empty());
+        let free = second
+            .engine
+            .transcribe(pcm, &decoding.options(prompt, UTTERANCE_TOKENS))
+            .ok()?;
+        let guided = second
+            .engine
+            .hear_guided(pcm, &second.phrases, decoding.audio_ctx)
+            .ok()
+            .flatten();
+        Some(SecondHearing {
+            free: free.text,
+            guided,
+        })
     }
 
     fn engine(&self) -> Result<&Engine> {
@@ -176,6 +237,9 @@ impl Service {
             Some(engine) => PhraseTree::new(engine.tokenizer(), phrases, Some(wake_phrase)),
             None => PhraseTree::default(),
         };
+        if let Some(second) = &mut self.second {
+            second.phrases = PhraseTree::new(second.engine.tokenizer(), phrases, Some(wake_phrase));
+        }
     }
 
     /// The command among the phrases that `pcm` most likely says, if it

@@ -19,6 +19,7 @@ mod guided;
 mod wake;
 pub use guided::{
     GUIDED_CLOSE_MIN_LOGPROB, GUIDED_CLOSE_SPELLING, GUIDED_MIN_END_LOGPROB, GUIDED_MIN_LOGPROB,
+    SECOND_OPINION_MIN_LOGPROB,
 };
 use wake::{ForcedWake, WAKE_WITH_MORE_MIN_MS};
 
@@ -163,6 +164,24 @@ impl Pipeline {
             }),
             Err(e) => FromWorker::error(e.into(), None),
         }
+    }
+
+    /// Loads a second model, which unsure guided hearings are checked with
+    /// (see [`SECOND_OPINION_MIN_LOGPROB`]). A failed load keeps the one
+    /// that was there.
+    pub fn load_second_opinion(&mut self, files: ModelFiles) -> Result<()> {
+        self.service.load_second_opinion(files)?;
+        self.set_phrases();
+        Ok(())
+    }
+
+    /// No second model.
+    pub fn drop_second_opinion(&mut self) {
+        self.service.drop_second_opinion();
+    }
+
+    pub fn has_second_opinion(&self) -> bool {
+        self.service.has_second_opinion()
     }
 
     /// A new recording: nothing heard, waiting for the wake word, no

@@ -415,9 +415,11 @@ async fn install(
             if new {
                 store::promote(id).await?;
             }
+            let second_opinion = load_second_opinion(pipeline, id).await;
             Ok(FromWorker::Status(Status {
                 model_id: Some(id.into()),
                 source: Some(source.name().into()),
+                second_opinion,
                 ..status
             }))
         }
@@ -428,6 +430,20 @@ async fn install(
             Ok(error)
         }
     }
+}
+
+/// Beside `id`, the model that checks its unsure guided hearings
+/// ([`models::second_opinion_for`]), loaded from the .xpi; its id. One
+/// that does not load is left out: the model works without it.
+async fn load_second_opinion(pipeline: &Rc<RefCell<Pipeline>>, id: &str) -> Option<String> {
+    // The one there before goes first: two at once would hold memory
+    // the browser may not have.
+    pipeline.borrow_mut().drop_second_opinion();
+    let bundled = store::bundled_ids().await;
+    let second = models::second_opinion_for(id, &bundled)?.to_string();
+    let (files, _) = find(&second).await.ok().flatten()?;
+    pipeline.borrow_mut().load_second_opinion(files).ok()?;
+    Some(second)
 }
 
 /// Model files chosen on the options page.

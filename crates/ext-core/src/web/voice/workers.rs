@@ -273,6 +273,7 @@ impl Voice {
                     load_ms: status.load_ms,
                     shape: status.model,
                     memory_bytes: status.memory_bytes,
+                    second_opinion: status.second_opinion,
                 })
             }
             other => Err(Error::failed(format!(
