@@ -185,13 +185,21 @@ async fn download() {
         show_progress(None);
     }
     let source = answer["source"].as_str().unwrap_or_default();
-    say_answer(
-        &answer,
-        &format!(
-            "{} {model} ({source})",
-            t("modelInstalled", "Installed and in use:")
-        ),
-    );
+    say_answer(&answer, &installed(&answer, &format!("{model} ({source})")));
+}
+
+/// "Installed and in use: base (hub). Commands it is unsure of are
+/// checked with tiny.en." when the bundled model was loaded beside it.
+fn installed(answer: &Value, model: &str) -> String {
+    let mut text = format!("{} {model}", t("modelInstalled", "Installed and in use:"));
+    if let Some(second) = answer["second_opinion"].as_str() {
+        let checked = t(
+            "modelSecondOpinion",
+            "Commands it is unsure of are checked with",
+        );
+        text.push_str(&format!(". {checked} {second}."));
+    }
+    text
 }
 
 /// Imports the picked files under the name given.
@@ -244,10 +252,7 @@ async fn import() {
         }
     }
     let answer = send(&message).await;
-    say_answer(
-        &answer,
-        &format!("{} {name}", t("modelInstalled", "Installed and in use:")),
-    );
+    say_answer(&answer, &installed(&answer, &name));
 }
 
 /// Download progress and quantizing, as they happen.
