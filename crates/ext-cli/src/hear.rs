@@ -106,6 +106,22 @@ impl Ear {
         self.pipeline.control(ToWorker::Configure { settings });
     }
 
+    /// A second model to check unsure guided hearings with, as the
+    /// extension pairs any model but the bundled one with the bundled
+    /// tiny.en (see `ext_worker::pipeline::SECOND_OPINION_MIN_LOGPROB`).
+    pub fn set_second_opinion(&mut self, files: Option<ModelFiles>) -> Result<(), String> {
+        match files {
+            Some(files) => self
+                .pipeline
+                .load_second_opinion(files)
+                .map_err(|e| e.message),
+            None => {
+                self.pipeline.drop_second_opinion();
+                Ok(())
+            }
+        }
+    }
+
     /// `None`: the decoding shipped for the model.
     pub fn set_decoding(&mut self, decoding: Option<Decoding>) {
         self.pipeline.set_decoding(decoding);

@@ -49,14 +49,30 @@ fn recording(voice: &str, rate: u32, kind: Kind, said: &str) -> Recording {
     Recording::extra("test", 900, voice, rate, kind, said)
 }
 
+/// base, q8_0: a model one downloads on the options page.
+fn base() -> PathBuf {
+    let dir = speech::real_models_dir().join("base-q8_0");
+    assert!(
+        dir.join("config.json").exists(),
+        "no real weights in {} (run make speech-models)",
+        dir.display()
+    );
+    dir
+}
+
 /// `twctl hear` on a recording against the corpus's tabs.
 fn twctl_hear(wav: &Path, extra: &[&str]) -> Value {
+    twctl_hear_with(&tiny_en(), wav, extra)
+}
+
+/// `twctl hear` with another model than the bundled one.
+fn twctl_hear_with(model: &Path, wav: &Path, extra: &[&str]) -> Value {
     let out = Command::new(env!("CARGO_BIN_EXE_twctl"))
         .arg("hear")
         .arg("--state")
         .arg(speech_dir().join("state.json"))
         .arg("--model")
-        .arg(tiny_en())
+        .arg(model)
         .arg("--audio")
         .arg(wav)
         .args(extra)
@@ -346,6 +362,45 @@ fn two_misheard_commands_in_one_breath_both_run_as_their_audio_says() {
     assert_eq!(tab(&heard, 2)["muted"], true, "{heard}");
     assert_eq!(tab(&heard, 3)["muted"], true, "{heard}");
     assert_eq!(tab(&heard, 4)["pinned"], true, "{heard}");
+}
+
+/// With base loaded, the bundled tiny.en is asked when base's guided
+/// hearing is unsure: espeak-ng's en-us "make the news group red" is heard
+/// by base as "Make a loose loop, red." and, guided, as the command, but
+/// too unsure to take on its own. tiny.en hears the same command, so it
+/// runs; without the second opinion nothing happens.
+#[test]
+fn a_second_model_that_hears_the_same_command_lets_an_unsure_one_run() {
+    let wav = say(&recording(
+        "espeak-en-us",
+        16_000,
+        Kind::Command,
+        "make the news group red",
+    ));
+    let news = |state: &Value| {
+        state["groups"]
+            .as_array()
+            .expect("groups")
+            .iter()
+            .find(|g| g["title"] == "News")
+            .cloned()
+            .unwrap_or_else(|| panic!("no News group in {state}"))
+    };
+    let alone = twctl_hear_with(&base(), &wav, &["--listen", "active", "--apply"]);
+    assert_eq!(alone.get("guided"), None, "{alone}");
+    assert!(alone.get("error").is_some(), "{alone}");
+    assert_eq!(news(&alone)["color"], "blue", "{alone}");
+
+    let tiny = tiny_en().display().to_string();
+    let args = ["--listen", "active", "--apply", "--second-opinion", &tiny];
+    let seconded = twctl_hear_with(&base(), &wav, &args);
+    assert_eq!(seconded["heard"], alone["heard"], "{seconded}");
+    assert_eq!(seconded["guided"], "make the news group red", "{seconded}");
+    assert_eq!(news(&seconded)["color"], "red", "{seconded}");
+    assert!(
+        seconded["reply"].as_str().unwrap().contains("Heard as"),
+        "{seconded}"
+    );
 }
 
 /// A known command that fits only the start of what was said is not

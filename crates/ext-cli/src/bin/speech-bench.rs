@@ -4,7 +4,7 @@
 //!              [--jobs N] [--held-out DIR --held-out-model DIR …]
 //!              [--unseen DIR --unseen-dir tests/speech-unseen --unseen-model DIR …]
 //!              [--fresh DIR --fresh-dir tests/speech-fresh --fresh-model DIR …]
-//!              [--by-rule DIR --by-rule-model DIR …]
+//!              [--by-rule DIR --by-rule-model DIR …] [--second-opinion DIR]
 //!              [--quieter DB --quieter-model DIR …]
 //!              [--noise SNR --noise-model DIR …]
 //!
@@ -31,6 +31,9 @@
 //! by their letter-to-sound rules ("yih-ruh" for Jira; `speech-corpus
 //! --names-by-rule`), as it was said before they were taught them: each
 //! `--by-rule-model` gets a row there, labelled `by-rule=…`.
+//! `--second-opinion DIR`: every model but this one checks its unsure
+//! guided hearings with it, as the extension pairs any model but the
+//! bundled one with the bundled tiny.en (`+nosecond` leaves it out).
 //! `--quieter DB`: each `--quieter-model` gets a row on the corpus played
 //! DB dB quieter, as from a microphone set low (Firefox's automatic gain is
 //! off), labelled `DBdB-quieter=…`.
@@ -48,7 +51,7 @@
 //! `+stop` (stop at repetition), `+fallback` (full window when the fast
 //! pass loops or is unsure), `+notabs` / `+nocmds` (no tab names, or no
 //! command words, in the prompt), `+guide:N` (the prompt's words nudged up
-//! by N logits), `+noguided` (no hearing again guided to the known
+//! by N logits), `+nosecond` (no second opinion), `+noguided` (no hearing again guided to the known
 //! commands when what was heard means nothing; `shipped+noguided` is
 //! allowed).
 //! Measurements, not tests: nothing here asserts.
@@ -79,6 +82,8 @@ struct Scheme {
     /// Hearing again, guided to the commands that make sense for the tabs,
     /// when what was heard means nothing (shipped).
     guided: bool,
+    /// Unsure guided hearings checked with `--second-opinion`'s model.
+    second_opinion: bool,
 }
 
 fn scheme(text: &str) -> Result<Scheme, String> {
@@ -99,6 +104,7 @@ fn scheme(text: &str) -> Result<Scheme, String> {
         tab_prompt: true,
         command_words: true,
         guided: true,
+        second_opinion: true,
     };
     for aid in parts {
         match aid {
@@ -107,6 +113,7 @@ fn scheme(text: &str) -> Result<Scheme, String> {
             "notabs" => s.tab_prompt = false,
             "nocmds" => s.command_words = false,
             "noguided" => s.guided = false,
+            "nosecond" => s.second_opinion = false,
             guide if guide.starts_with("guide:") => {
                 chosen(&mut s.decoding)?.guide =
                     guide[6..].parse().map_err(|_| format!("bad {guide}"))?;
@@ -146,6 +153,7 @@ fn run() -> Result<(), String> {
     let mut unseen_dir = PathBuf::from("tests/speech-unseen");
     let (mut fresh, mut fresh_models) = (None, Vec::new());
     let (mut by_rule, mut by_rule_models) = (None, Vec::new());
+    let mut second_opinion: Option<PathBuf> = None;
     let mut fresh_dir = PathBuf::from("tests/speech-fresh");
     let (mut quieter, mut quieter_models) = (None, Vec::new());
     let (mut noise, mut noise_models) = (None, Vec::new());
@@ -181,6 +189,7 @@ fn run() -> Result<(), String> {
             "--fresh-model" => fresh_models.push(PathBuf::from(value()?)),
             "--by-rule" => by_rule = Some(PathBuf::from(value()?)),
             "--by-rule-model" => by_rule_models.push(PathBuf::from(value()?)),
+            "--second-opinion" => second_opinion = Some(value()?.into()),
             "--quieter" => quieter = Some(decibels(&arg, &value()?)?),
             "--quieter-model" => quieter_models.push(PathBuf::from(value()?)),
             "--noise" => noise = Some(decibels(&arg, &value()?)?),
@@ -257,9 +266,10 @@ fn run() -> Result<(), String> {
             (None, None) => Playback::AsSaid,
         };
         let label = playback.label().or(label);
+        let second = second_opinion.as_deref().filter(|_| s.second_opinion);
         print!(
             "{}",
-            row(model, s, &data, misses, label.as_deref(), playback)?
+            row(model, s, &data, misses, label.as_deref(), playback, second)?
         );
         return Ok(());
     }
@@ -342,7 +352,10 @@ fn run() -> Result<(), String> {
             subset,
         }));
     }
-    let common: Vec<String> = misses.then(|| "--misses".to_string()).into_iter().collect();
+    let mut common: Vec<String> = misses.then(|| "--misses".to_string()).into_iter().collect();
+    if let Some(dir) = &second_opinion {
+        common.extend(["--second-opinion".to_string(), dir.display().to_string()]);
+    }
     rows_side_by_side(&rows, &common, jobs, &headers, sizes)
 }
 
@@ -594,6 +607,7 @@ fn row(
     misses: bool,
     label: Option<&str>,
     playback: Playback,
+    second_opinion: Option<&Path>,
 ) -> Result<String, String> {
     let Corpus {
         dir,
@@ -611,6 +625,12 @@ fn row(
         .unwrap_or_default();
     let files = ModelFiles::from_dir(model).map_err(|e| e.message)?;
     let mut ear = Ear::new(files, Default::default())?;
+    // A model is not its own second opinion.
+    let same = |dir: &Path| dir.canonicalize().ok() == model.canonicalize().ok();
+    if let Some(dir) = second_opinion.filter(|d| !same(d)) {
+        let files = ModelFiles::from_dir(dir).map_err(|e| e.message)?;
+        ear.set_second_opinion(Some(files))?;
+    }
     ear.set_decoding(s.decoding);
     // Live transcripts change nothing heard or done, and cost most of a
     // transcription each second of a command: the bench's rows skip them.

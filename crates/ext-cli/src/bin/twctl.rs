@@ -6,7 +6,7 @@
 //!   twctl apply --state STATE.json [--yes] [--spoken] "utterance"  runs it on the in-memory browser
 //!   twctl hear  --state STATE.json --model DIR --audio WAV [--listen passive|active]
 //!               [--apply [--yes]] [--no-tab-prompt] [--guided|--no-guided]
-//!               [decoding flags]
+//!               [--second-opinion DIR] [decoding flags]
 //!
 //! The decoding flags are `transcribe`'s (`DecodingFlags`), each over what
 //! the extension ships for the model (`Decoding::shipped`).
@@ -18,7 +18,9 @@
 //! make sense for the tabs) and prints
 //! `{heard, wake, command, for_us, guided}` merged with what `plan` (or, with
 //! `--apply`, `apply`) prints for the command. Speech without the wake word
-//! while passive is not for us and changes nothing.
+//! while passive is not for us and changes nothing. `--second-opinion DIR`
+//! checks unsure guided hearings with a second model, as the extension
+//! does with the bundled tiny.en beside any other model.
 
 use ext_cli::hear::{drop_room_talk, vocabulary_of, Ear, Listen};
 use ext_cli::run;
@@ -32,7 +34,7 @@ const USAGE: &str = "usage: twctl plan --state STATE.json [--spoken] \"utterance
        twctl apply --state STATE.json [--yes] [--spoken] \"utterance\"
        twctl hear --state STATE.json --model DIR --audio WAV [--listen passive|active]
                   [--apply [--yes]] [--no-tab-prompt] [--guided|--no-guided]
-                  [--audio-ctx full|auto|tail|tail:S|min:S] [--stop-loops|--no-stop-loops]
+                  [--second-opinion DIR] [--audio-ctx full|auto|tail|tail:S|min:S] [--stop-loops|--no-stop-loops]
                   [--fallback|--no-fallback] [--guide BIAS]
 (STATE.json may be - for standard input; without decoding flags, hear decodes
 as the extension does)";
@@ -45,6 +47,8 @@ struct Args {
     apply: bool,
     utterance: String,
     model: Option<PathBuf>,
+    /// A second model for unsure guided hearings.
+    second_opinion: Option<PathBuf>,
     audio: Option<PathBuf>,
     listen: Option<Listen>,
     decoding: DecodingFlags,
@@ -82,6 +86,7 @@ fn parse_args() -> Result<Args, String> {
             "--apply" => a.apply = true,
             "--model" => a.model = Some(value()?.into()),
             "--audio" => a.audio = Some(value()?.into()),
+            "--second-opinion" => a.second_opinion = Some(value()?.into()),
             "--listen" => {
                 let v = value()?;
                 a.listen =
@@ -116,6 +121,11 @@ fn hear(args: &Args, state: State) -> Result<Value, String> {
     let model = args.model.as_ref().expect("checked");
     let files = ModelFiles::from_dir(model).map_err(|e| e.message)?;
     let mut ear = Ear::new(files, args.decoding)?;
+    if let Some(dir) = &args.second_opinion {
+        let files =
+            ModelFiles::from_dir(dir).map_err(|e| format!("{}: {}", dir.display(), e.message))?;
+        ear.set_second_opinion(Some(files))?;
+    }
     let audio = args.audio.as_ref().expect("checked");
     let wav = std::fs::read(audio).map_err(|e| format!("{}: {e}", audio.display()))?;
     let mut vocabulary = vocabulary_of(&state);
