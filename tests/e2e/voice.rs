@@ -874,8 +874,8 @@ fn the_options_page_downloads_quantizes_imports_and_removes_models() {
         })
         .unwrap();
     let said = model_status(&env.ff, &page, &said, HEARD);
-    // No second opinion here: the tiny.en downloaded above (random
-    // weights) replaced the bundled one, and is not loaded beside it.
+    // No second opinion here: this add-on is packed without its bundled
+    // model, so there is none to load beside the import.
     assert_eq!(said, "Installed and in use: my-tiny");
     assert_eq!(
         shown_models(&env, &page),

@@ -109,17 +109,10 @@ impl Ear {
     /// A second model to check unsure guided hearings with, as the
     /// extension pairs any model but the bundled one with the bundled
     /// tiny.en (see `ext_worker::pipeline::SECOND_OPINION_MIN_LOGPROB`).
-    pub fn set_second_opinion(&mut self, files: Option<ModelFiles>) -> Result<(), String> {
-        match files {
-            Some(files) => self
-                .pipeline
-                .load_second_opinion(files)
-                .map_err(|e| e.message),
-            None => {
-                self.pipeline.drop_second_opinion();
-                Ok(())
-            }
-        }
+    pub fn set_second_opinion(&mut self, files: ModelFiles) -> Result<(), String> {
+        self.pipeline
+            .load_second_opinion(files)
+            .map_err(|e| e.message)
     }
 
     /// `None`: the decoding shipped for the model.

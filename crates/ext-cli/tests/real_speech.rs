@@ -22,7 +22,17 @@ fn speech_dir() -> PathBuf {
 
 /// The bundled model: tiny.en, q8_0, converted from faster-whisper's.
 fn tiny_en() -> PathBuf {
-    let dir = speech::real_models_dir().join("tiny.en-q8_0");
+    real_model("tiny.en-q8_0")
+}
+
+/// base, q8_0: a model one downloads on the options page.
+fn base() -> PathBuf {
+    real_model("base-q8_0")
+}
+
+/// A model `make speech-models` converted from faster-whisper's.
+fn real_model(name: &str) -> PathBuf {
+    let dir = speech::real_models_dir().join(name);
     assert!(
         dir.join("config.json").exists(),
         "no real weights in {} (run make speech-models)",
@@ -47,17 +57,6 @@ fn say(r: &Recording) -> PathBuf {
 
 fn recording(voice: &str, rate: u32, kind: Kind, said: &str) -> Recording {
     Recording::extra("test", 900, voice, rate, kind, said)
-}
-
-/// base, q8_0: a model one downloads on the options page.
-fn base() -> PathBuf {
-    let dir = speech::real_models_dir().join("base-q8_0");
-    assert!(
-        dir.join("config.json").exists(),
-        "no real weights in {} (run make speech-models)",
-        dir.display()
-    );
-    dir
 }
 
 /// `twctl hear` on a recording against the corpus's tabs.

@@ -188,10 +188,6 @@ impl Service {
         self.second = None;
     }
 
-    pub fn has_second_opinion(&self) -> bool {
-        self.second.is_some()
-    }
-
     /// How the second model hears `pcm`, with its own shipped decoding and
     /// `prompt`; None without a second model or if it fails (a second
     /// opinion is only ever a courtesy: without one, nothing more is

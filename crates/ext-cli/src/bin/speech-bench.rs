@@ -629,7 +629,7 @@ fn row(
     let same = |dir: &Path| dir.canonicalize().ok() == model.canonicalize().ok();
     if let Some(dir) = second_opinion.filter(|d| !same(d)) {
         let files = ModelFiles::from_dir(dir).map_err(|e| e.message)?;
-        ear.set_second_opinion(Some(files))?;
+        ear.set_second_opinion(files)?;
     }
     ear.set_decoding(s.decoding);
     // Live transcripts change nothing heard or done, and cost most of a

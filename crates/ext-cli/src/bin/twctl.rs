@@ -124,7 +124,7 @@ fn hear(args: &Args, state: State) -> Result<Value, String> {
     if let Some(dir) = &args.second_opinion {
         let files =
             ModelFiles::from_dir(dir).map_err(|e| format!("{}: {}", dir.display(), e.message))?;
-        ear.set_second_opinion(Some(files))?;
+        ear.set_second_opinion(files)?;
     }
     let audio = args.audio.as_ref().expect("checked");
     let wav = std::fs::read(audio).map_err(|e| format!("{}: {e}", audio.display()))?;

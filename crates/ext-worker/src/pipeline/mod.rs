@@ -180,10 +180,6 @@ impl Pipeline {
         self.service.drop_second_opinion();
     }
 
-    pub fn has_second_opinion(&self) -> bool {
-        self.service.has_second_opinion()
-    }
-
     /// A new recording: nothing heard, waiting for the wake word, no
     /// command handed over; the model, settings and vocabulary stay.
     pub fn reset(&mut self) {
