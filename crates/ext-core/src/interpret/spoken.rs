@@ -30,13 +30,19 @@ const MAX_MENDS: usize = 12;
 pub fn plan_spoken(input: &str, guided: Option<&str>, state: &State, options: &Options) -> Plan {
     let heard = spoken_words(input, state).join(" ");
     let first = plan_words(&heard, state, options);
+    // A guided reading is a known command, but the worker may offer a
+    // second model's free transcript instead: its confusions are
+    // rewritten as the first's, and it is taken only as a whole command
+    // for these tabs, never as a bare name or an address nobody knows.
+    let guided = guided
+        .map(|said| (said, spoken_words(said, state).join(" ")))
+        .filter(|(_, words)| !audio_decides(words, state));
     if first.error.is_none() && audio_decides(&heard, state) {
         // A verb Whisper may have dropped, a short command heard as a
         // name ("a new" for "undo"), or an address nobody knows: the audio
         // heard again decides. Never as a "yes" or "no", though: a name
         // that was heard must not confirm what is waiting for an answer.
-        let meant = guided.filter(|g| !may_have_lost_a_word(g));
-        return match meant.map(|g| (g, plan_words(g, state, options))) {
+        return match guided.map(|(said, words)| (said, plan_words(&words, state, options))) {
             Some((meant, mended)) if mended.error.is_none() && !mended.answers_a_question() => {
                 heard_as(meant, mended)
             }
@@ -56,16 +62,21 @@ pub fn plan_spoken(input: &str, guided: Option<&str>, state: &State, options: &O
         .into_iter()
         .take(MAX_MENDS)
         .map(|words| words.join(" "));
-    let readings = guided.map(|g| (g.to_string(), true));
-    for (meant, is_guided) in readings.into_iter().chain(mends.map(|m| (m, false))) {
+    // Each reading as it is shown, and its words as planned.
+    let readings = guided.map(|(said, words)| (said.to_string(), words, true));
+    let mends = mends.map(|m| (m.clone(), m, false));
+    for (meant, words, is_guided) in readings.into_iter().chain(mends) {
         let refused = match is_guided {
-            true => drops_a_name(&heard, &meant, state) || changes_the_action(&heard, &meant),
-            false => lost_a_name(&meant),
+            true => drops_a_name(&heard, &words, state) || changes_the_action(&heard, &words),
+            // A mend by sound into a bare name ("and root" to "reddit")
+            // would switch tabs on the say-so of sound alone: the audio was
+            // heard again for it and named no command, so it is a guess.
+            false => lost_a_name(&words) || may_have_lost_a_word(&words),
         };
         if refused {
             continue;
         }
-        let mended = plan_words(&meant, state, options);
+        let mended = plan_words(&words, state, options);
         // Mended by sound into "undo", but never into a "yes" or "no": only
         // the audio heard again ("US" guided to "yes") answers a question.
         if mended.error.is_none() && (is_guided || !mended.answers_a_question()) {

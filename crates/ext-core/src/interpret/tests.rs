@@ -246,6 +246,56 @@ fn a_bare_name_heard_is_heard_again_for_a_dropped_verb() {
 }
 
 #[test]
+fn a_bare_name_only_sound_gives_switches_nothing() {
+    let state = test_state::tabs(
+        &[
+            ("https://app.slack.com/client/T1", "general - Slack"),
+            ("https://www.reddit.com/r/rust/", "r/rust"),
+        ],
+        &[],
+    );
+    let options = Options::default();
+    // "hey fox, ungroup the news group" heard as "hey fox, and root": a
+    // name by sound alone, with no verb, and nothing heard again.
+    let guessed = plan_spoken("and root", None, &state, &options);
+    assert!(guessed.calls.is_empty(), "{}", guessed.reply);
+    assert!(guessed.error.is_some());
+    // Said as it is spelled, a bare name still switches; heard again as
+    // a command, that is taken.
+    let said = plan_spoken("reddit", None, &state, &options);
+    assert_eq!(tools(&said), ["switch_tab"]);
+    let guided = plan_spoken("and root", Some("reload the reddit tab"), &state, &options);
+    assert_eq!(tools(&guided), ["reload_tabs"], "{}", guided.reply);
+    // A verb kept, the name may still be mended by sound.
+    let mended = plan_spoken("close root", None, &state, &options);
+    assert_eq!(tools(&mended), ["close_tabs"], "{}", mended.reply);
+}
+
+#[test]
+fn a_second_models_free_hearing_is_taken_only_as_a_whole_command() {
+    let mut state = test_state::tabs(
+        &[
+            ("https://app.slack.com/client/T1", "general - Slack"),
+            ("https://outlook.live.com/mail/", "Mail - Outlook"),
+        ],
+        &[],
+    );
+    state.tabs[1].pinned = true;
+    let options = Options::default();
+    let offered = |heard: &str, second: &str| plan_spoken(heard, Some(second), &state, &options);
+    // Rewritten as the first model's words are ("and pin" for "unpin").
+    let unpin = offered("antennaut luke", "and pin outlook");
+    assert_eq!(tools(&unpin), ["pin_tabs"], "{}", unpin.reply);
+    assert!(unpin.reply.starts_with("(Heard as “and pin outlook”.)"));
+    // Never a bare name ("Gmail," for "zoom in"), nor an address nobody
+    // knows.
+    for second in ["slack", "open justa.com"] {
+        let plan = offered("zubin man", second);
+        assert!(plan.calls.is_empty(), "{second}: {}", plan.reply);
+    }
+}
+
+#[test]
 fn an_address_nobody_knows_is_heard_again() {
     let options = Options::default();
     let url = |plan: &Plan| plan.calls[0].args["url"].as_str().unwrap().to_string();
