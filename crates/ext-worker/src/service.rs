@@ -57,7 +57,7 @@ pub struct Service {
     /// The command under way, heard while its pause went on.
     early: Option<Early>,
     /// A second model, asked when a guided hearing is unsure (see
-    /// [`Service::second_opinion`]).
+    /// [`Service::second_free`]).
     second: Option<SecondModel>,
 }
 
@@ -65,14 +65,6 @@ pub struct Service {
 struct SecondModel {
     engine: Engine,
     phrases: PhraseTree,
-}
-
-/// How the second model hears a command: freely (with the same prompt as
-/// the first), and guided to the same phrases.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SecondHearing {
-    pub free: String,
-    pub guided: Option<GuidedReading>,
 }
 
 impl Service {
@@ -188,11 +180,11 @@ impl Service {
         self.second = None;
     }
 
-    /// How the second model hears `pcm`, with its own shipped decoding and
-    /// `prompt`; None without a second model or if it fails (a second
-    /// opinion is only ever a courtesy: without one, nothing more is
-    /// taken).
-    pub fn second_opinion(&self, pcm: &[f32], prompt: &str) -> Option<SecondHearing> {
+    /// How the second model hears `pcm` freely, with its own shipped
+    /// decoding and `prompt` (the first model's); None without a second
+    /// model or if it fails (a second opinion is only ever a courtesy:
+    /// without one, nothing more is taken).
+    pub fn second_free(&self, pcm: &[f32], prompt: &str) -> Option<String> {
         let second = self.second.as_ref()?;
         let decoding = Decoding::shipped(second.engine.tokenizer().is_multilingual());
         let prompt = Some(prompt.to_string()).filter(|p| !p.trim().is_empty());
@@ -200,15 +192,19 @@ impl Service {
             .engine
             .transcribe(pcm, &decoding.options(prompt, UTTERANCE_TOKENS))
             .ok()?;
-        let guided = second
+        Some(free.text)
+    }
+
+    /// How the second model hears `pcm` guided to the same phrases as the
+    /// first; None without a second model, a reading, or if it fails.
+    pub fn second_guided(&self, pcm: &[f32]) -> Option<GuidedReading> {
+        let second = self.second.as_ref()?;
+        let decoding = Decoding::shipped(second.engine.tokenizer().is_multilingual());
+        second
             .engine
             .hear_guided(pcm, &second.phrases, decoding.audio_ctx)
             .ok()
-            .flatten();
-        Some(SecondHearing {
-            free: free.text,
-            guided,
-        })
+            .flatten()
     }
 
     fn engine(&self) -> Result<&Engine> {

@@ -4,7 +4,6 @@
 use super::Pipeline;
 use crate::clock::now_ms;
 use crate::guided::GuidedReading;
-use crate::service::SecondHearing;
 use crate::session;
 use ext_protocol::worker::FromWorker;
 
@@ -90,34 +89,34 @@ impl Pipeline {
         let (text, pcm) = self.last_command.as_ref()?;
         let said = session::words(text);
         let wake = &self.session.settings().wake_phrase;
-        // Asked at most once, and only if needed: it costs the second
-        // model's free and guided hearings.
-        let second = std::cell::OnceCell::new();
-        let second = || {
-            second
-                .get_or_init(|| self.service.second_opinion(pcm, &self.vocabulary))
-                .as_ref()
+        // The second model hears freely at most once, and only if needed;
+        // guided only if its free hearing does not settle an agreement.
+        let free = std::cell::OnceCell::new();
+        let second_free = || {
+            free.get_or_init(|| self.service.second_free(pcm, &self.vocabulary))
+                .as_deref()
         };
+        let second_guided = || self.service.second_guided(pcm);
         let guided = self.service.hear_guided(pcm);
-        if let Some(words) = guided.and_then(|g| offered(&said, &g, wake, second)) {
-            return Some(words.join(" "));
-        }
-        second_free_hearing(&said, second()?, wake)
+        let offered = guided.and_then(|g| offered(&said, &g, wake, second_free, second_guided));
+        offered
+            .or_else(|| new_words(second_free()?, &said, wake))
+            .map(|words| words.join(" "))
     }
 }
 
 /// The guided reading `guided`'s words, if the interpreter should try
 /// them: convincing on their own, or, unsure, heard by the second model
-/// too (`second`).
+/// too (freely, `second_free`, or guided, `second_guided`).
 fn offered<'a>(
     said: &[String],
     guided: &GuidedReading,
     wake: &str,
-    second: impl FnOnce() -> Option<&'a SecondHearing>,
+    second_free: impl FnOnce() -> Option<&'a str>,
+    second_guided: impl FnOnce() -> Option<GuidedReading>,
 ) -> Option<Vec<String>> {
-    let words = command_words(&guided.text, wake);
-    let new = !words.is_empty() && words != said;
-    if !new || !still_names_what_it_ended_on(said, &words) {
+    let words = new_words(&guided.text, said, wake)?;
+    if !still_names_what_it_ended_on(said, &words) {
         return None;
     }
     if convincing(said, &words, guided) {
@@ -125,22 +124,24 @@ fn offered<'a>(
     }
     let worth_asking = guided.avg_logprob >= SECOND_OPINION_MIN_LOGPROB
         && guided.end_logprob >= GUIDED_MIN_END_LOGPROB;
-    (worth_asking && second_opinion_agrees(&words, second()?, wake)).then_some(words)
+    (worth_asking && second_opinion_agrees(&words, second_free()?, second_guided, wake))
+        .then_some(words)
 }
 
-/// With no guided reading to offer, how the second model heard the
-/// command freely, if that is other words than the first heard: base's
-/// "hey fox, and root" was tiny.en's "hey fox, ungroup the news group".
-/// The interpreter takes it only if it means something as it is (see
-/// `interpret::plan_spoken`): a free transcript that lands on a command
-/// for these tabs word for word is rarely chance. Measured on the four
-/// spoken sets (base q8_0, tiny.en q8_0 second, 2026-12-08): 95.8%,
-/// 94.4%, 89.5% and 93.5% of commands right on the corpus, its held-out
-/// twin, the unseen and the fresh sets became 96.2%, 95.1%, 93.0% and
-/// 95.0%, with no wrong action more on any.
-fn second_free_hearing(said: &[String], second: &SecondHearing, wake: &str) -> Option<String> {
-    let words = command_words(&second.free, wake);
-    (!words.is_empty() && words != said).then(|| words.join(" "))
+/// The words of a hearing (without the wake phrase), if they are any and
+/// not the words `said` that were heard first: something new to try.
+/// With no guided reading to offer, the second model's free hearing is
+/// tried so: base's "hey fox, and root" was tiny.en's "hey fox, ungroup
+/// the news group". The interpreter takes it only if it means something
+/// as it is (see `interpret::plan_spoken`): a free transcript that lands
+/// on a command for these tabs word for word is rarely chance. Measured
+/// on the four spoken sets (base q8_0, tiny.en q8_0 second, 2026-12-08):
+/// 95.8%, 94.4%, 89.5% and 93.5% of commands right on the corpus, its
+/// held-out twin, the unseen and the fresh sets became 96.2%, 95.1%,
+/// 93.0% and 95.0%, with no wrong action more on any.
+fn new_words(text: &str, said: &[String], wake: &str) -> Option<Vec<String>> {
+    let words = command_words(text, wake);
+    (!words.is_empty() && words != said).then_some(words)
 }
 
 /// A guided reading's words, without the wake phrase.
@@ -158,16 +159,22 @@ fn convincing(said: &[String], words: &[String], guided: &GuidedReading) -> bool
     likely && guided.end_logprob >= GUIDED_MIN_END_LOGPROB
 }
 
-/// Whether the second model heard the command `words` too: freely, word
-/// for word, or guided and sure of it on its own.
-fn second_opinion_agrees(words: &[String], second: &SecondHearing, wake: &str) -> bool {
-    let free = command_words(&second.free, wake);
+/// Whether the second model heard the command `words` too: freely
+/// (`free`), word for word, or guided (`guided`, heard only if needed)
+/// and sure of it on its own.
+fn second_opinion_agrees(
+    words: &[String],
+    free: &str,
+    guided: impl FnOnce() -> Option<GuidedReading>,
+    wake: &str,
+) -> bool {
+    let free = command_words(free, wake);
     if free == words {
         return true;
     }
-    second.guided.as_ref().is_some_and(|guided| {
+    guided().is_some_and(|guided| {
         let guided_words = command_words(&guided.text, wake);
-        guided_words == words && convincing(&free, &guided_words, guided)
+        guided_words == words && convincing(&free, &guided_words, &guided)
     })
 }
 
@@ -187,67 +194,37 @@ mod tests {
     #[test]
     fn a_second_model_agrees_by_its_free_hearing_or_its_own_sure_guided_one() {
         let words = words("make the news group red");
-        let heard = |free: &str, guided: Option<GuidedReading>| SecondHearing {
-            free: free.into(),
-            guided,
+        let agrees = |free: &str, guided: Option<GuidedReading>| {
+            second_opinion_agrees(&words, free, || guided, "hey fox")
         };
         // Heard freely as the same words (the wake phrase and the case
         // and stops aside).
-        assert!(second_opinion_agrees(
-            &words,
-            &heard("Hey fox, make the News group red.", None),
-            "hey fox"
-        ));
+        assert!(agrees("Hey fox, make the News group red.", None));
         // Heard freely as something else, but guided to the same phrase
         // and sure of it.
         let sure = reading(" Make the News group red.", -1.2);
-        assert!(second_opinion_agrees(
-            &words,
-            &heard("Make a new script read.", Some(sure)),
-            "hey fox"
-        ));
+        assert!(agrees("Make a new script read.", Some(sure)));
         // Guided to the same phrase but unsure too: the two beams share
         // the phrase list, and agree on its easy phrases in noise.
         let unsure = reading(" Make the News group red.", -2.9);
-        assert!(!second_opinion_agrees(
-            &words,
-            &heard("Make a new script read.", Some(unsure)),
-            "hey fox"
-        ));
+        assert!(!agrees("Make a new script read.", Some(unsure)));
         // Another command, either way.
         let other = reading(" Make the News group blue.", -0.5);
-        assert!(!second_opinion_agrees(
-            &words,
-            &heard("Make the News group blue.", Some(other)),
-            "hey fox"
-        ));
+        assert!(!agrees("Make the News group blue.", Some(other)));
     }
 
     #[test]
     fn a_second_models_free_hearing_is_offered_when_it_heard_other_words() {
-        let second = |free: &str| SecondHearing {
-            free: free.into(),
-            guided: None,
-        };
         let said = words("and root");
+        let tried = |free: &str| new_words(free, &said, "hey fox").map(|w| w.join(" "));
         assert_eq!(
-            second_free_hearing(
-                &said,
-                &second("Hey fox, ungroup the News group."),
-                "hey fox"
-            ),
+            tried("Hey fox, ungroup the News group."),
             Some("ungroup the news group".into())
         );
         // The same words, or only the wake phrase: nothing new to try.
-        assert_eq!(
-            second_free_hearing(&said, &second("And root."), "hey fox"),
-            None
-        );
-        assert_eq!(
-            second_free_hearing(&said, &second("Hey fox."), "hey fox"),
-            None
-        );
-        assert_eq!(second_free_hearing(&said, &second(""), "hey fox"), None);
+        assert_eq!(tried("And root."), None);
+        assert_eq!(tried("Hey fox."), None);
+        assert_eq!(tried(""), None);
     }
 
     #[test]
